@@ -1,0 +1,4 @@
+#!/bin/sh
+# Print the text of a PDF, keeping the physical layout.
+set -eu
+exec pdftotext -layout "$1" -

@@ -1,0 +1,32 @@
+//go:build unix
+
+package gen
+
+import (
+	"os"
+	"syscall"
+)
+
+// lockDir takes an exclusive flock on the directory itself, so no lock file
+// is ever left in it, and the kernel releases the lock when the process
+// dies, so a killed run never blocks the next one.
+func lockDir(dir string) (func(), error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

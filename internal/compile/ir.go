@@ -1,0 +1,91 @@
+package compile
+
+import "io/fs"
+
+// Program is the resolved result of a compile: what the generated package
+// will hold.
+type Program struct {
+	Workflows     []*Workflow    // ingested, sorted by slug
+	Notifications []Notification // in resolution order
+	Entries       []ListEntry    // every workflow and skill considered, in resolution order
+}
+
+// SourceKind says where a Workflow was defined.
+type SourceKind int
+
+const (
+	KindWorkflow SourceKind = iota
+	KindSkill
+)
+
+func (k SourceKind) String() string {
+	if k == KindSkill {
+		return "skill"
+	}
+	return "workflow"
+}
+
+// MarshalText prints a SourceKind as its name.
+func (k SourceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Source is the defining file: Path is slash-separated and relative to the
+// workspace (or starts with the root as the manifest wrote it).
+type Source struct {
+	Kind SourceKind `json:"kind"`
+	Path string     `json:"path"`
+}
+
+// Workflow is one resolved entry of the table.
+type Workflow struct {
+	Slug, Description              string
+	ModelInvocation, UserInvocable bool
+	Requires                       []string
+	Source                         Source
+	License, Compatibility         string
+	AllowedTools                   string
+	Metadata                       []Meta
+	Body                           string // the Markdown after the frontmatter, byte for byte
+
+	// Skills only.
+	SkillFile string // "SKILL.md", or "skill.md" as found
+	BodyStart int    // offset of Body in the SKILL.md file
+	Dir       string // the skill directory, as listed under its root
+	Files     []File // sorted by Path; includes SkillFile
+}
+
+// File is one file of a skill.
+type File struct {
+	Path   string      // slash-separated, relative to the skill directory
+	Mode   fs.FileMode // 0o644, or 0o755 when any execute bit is set
+	Size   int64
+	SHA256 [32]byte
+	Src    string // where the bytes are read from (a symlink's target, resolved)
+	Data   []byte // the bytes, when already in memory (the SKILL.md)
+}
+
+// Notification is a build-time decision the host replays to its user.
+type Notification struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Status of a ListEntry.
+const (
+	StatusIngested = "ingested"
+	StatusShadowed = "shadowed"
+	StatusSkipped  = "skipped"
+)
+
+// ListEntry is one row of `skillgen list`: a workflow or skill that was
+// considered, and what became of it.
+type ListEntry struct {
+	Slug   string  `json:"slug"`
+	Source Source  `json:"source"`
+	Status string  `json:"status"`
+	By     *Source `json:"shadowed_by,omitempty"` // the winner, for shadowed entries
+	Reason string  `json:"reason,omitempty"`      // why it was skipped
+
+	ModelInvocation bool `json:"model_invocation"`
+	UserInvocable   bool `json:"user_invocable"`
+	Files           int  `json:"files"`
+}
