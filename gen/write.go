@@ -50,13 +50,13 @@ type tempFile interface {
 type osFS struct{}
 
 func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
-func (osFS) Lstat(name string) (fs.FileInfo, error)        { return os.Lstat(name) }
-func (osFS) ReadDir(name string) ([]fs.DirEntry, error)    { return os.ReadDir(name) }
-func (osFS) ReadFile(name string) ([]byte, error)          { return os.ReadFile(name) }
-func (osFS) Open(name string) (io.ReadCloser, error)       { return os.Open(name) }
-func (osFS) Rename(oldpath, newpath string) error          { return os.Rename(oldpath, newpath) }
-func (osFS) RemoveAll(name string) error                   { return os.RemoveAll(name) }
-func (osFS) Lock(dir string) (func(), error)               { return lockDir(dir) }
+func (osFS) Lstat(name string) (fs.FileInfo, error)       { return os.Lstat(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error)   { return os.ReadDir(name) }
+func (osFS) ReadFile(name string) ([]byte, error)         { return os.ReadFile(name) }
+func (osFS) Open(name string) (io.ReadCloser, error)      { return os.Open(name) }
+func (osFS) Rename(oldpath, newpath string) error         { return os.Rename(oldpath, newpath) }
+func (osFS) RemoveAll(name string) error                  { return os.RemoveAll(name) }
+func (osFS) Lock(dir string) (func(), error)              { return lockDir(dir) }
 func (osFS) CreateTemp(dir, pattern string) (tempFile, error) {
 	return os.CreateTemp(dir, pattern)
 }
