@@ -12,14 +12,17 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -63,6 +66,7 @@ const (
 // cli carries what every subcommand prints to.
 type cli struct {
 	stdout, stderr io.Writer
+	cmd            string // the subcommand, for its usage line
 	wd             string // diagnostics' paths are made relative to it
 	json           bool
 }
@@ -73,6 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
+	c.cmd = cmd
 	switch cmd {
 	case "generate", "check", "list", "prompt":
 		return c.pipeline(cmd, args)
@@ -111,15 +116,26 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 		return exitOK, false
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillgen: %v\n\n%s", err, usage)
+		fmt.Fprintf(c.stderr, "skillgen: %v\n\n%s", err, shortUsage(c.cmd))
 		return exitUsage, false
 	}
 	return 0, true
 }
 
 func (c *cli) usageError(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "skillgen: "+format+"\n\n%s", append(args, usage)...)
+	fmt.Fprintf(c.stderr, "skillgen: "+format+"\n\n%s", append(args, shortUsage(c.cmd))...)
 	return exitUsage
+}
+
+// shortUsage is what a usage error prints: the command's own line of the
+// usage and where to find the rest.
+func shortUsage(cmd string) string {
+	for _, line := range strings.Split(usage, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "skillgen" && strings.Trim(f[1], "[]") == cmd {
+			return "usage:\n" + line + "\nrun 'skillgen -h' for every command and flag\n"
+		}
+	}
+	return usage
 }
 
 type multiFlag []string
@@ -158,10 +174,18 @@ func (c *cli) pipeline(cmd string, args []string) int {
 	if format != "resident" && format != "xml" {
 		return c.usageError("-format must be resident or xml, not %q", format)
 	}
+	if p := cfg.Package; p != "" && (!token.IsIdentifier(p) || token.IsKeyword(p) || p == "_") {
+		return c.usageError("invalid package name %q", p)
+	}
 	if cfg.MaxFileSize <= 0 || cfg.MaxTotalSize <= 0 {
 		return c.usageError("size caps must be positive")
 	}
 	cfg.Manifests = manifests
+	if (cmd == "list" || cmd == "prompt") && cfg.Package == "" {
+		// They print no Go code: a directory whose name is not an
+		// identifier (a repo root such as my-agent) must not stop them.
+		cfg.Package = "skills"
+	}
 
 	wd, err := os.Getwd()
 	if err != nil {
@@ -325,9 +349,19 @@ type jsonDiagnostic struct {
 }
 
 func (c *cli) printDiagnostics(ds []gen.Diagnostic) {
+	// Sorted by the path as printed: PATHs given in other spellings
+	// ("./a", "/abs/a", "b/../a") must not scatter the output.
+	files := make([]string, len(ds))
+	order := make([]int, len(ds))
+	for i, d := range ds {
+		files[i], order[i] = c.rel(d.File), i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		return cmp.Or(strings.Compare(files[i], files[j]), cmp.Compare(ds[i].Line, ds[j].Line), cmp.Compare(ds[i].Col, ds[j].Col))
+	})
 	enc := json.NewEncoder(c.stdout)
-	for _, d := range ds {
-		file := c.rel(d.File)
+	for _, i := range order {
+		d, file := ds[i], files[i]
 		if c.json {
 			enc.Encode(jsonDiagnostic{d.Severity.String(), d.Code, file, d.Line, d.Col, d.Skill, d.Message})
 			continue
