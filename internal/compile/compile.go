@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -268,6 +269,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 	maxFile := cmp.Or(c.cfg.MaxFileSize, DefaultMaxFileSize)
 	maxTotal := cmp.Or(c.cfg.MaxTotalSize, DefaultMaxTotalSize)
 	var total int64
+	var over *Diagnostic
 	var files []*File
 	var owners []*skill
 	for i, w := range wfs {
@@ -279,13 +281,17 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 					Message: fmt.Sprintf("file is %d bytes, over the per-file cap of %d bytes; raise it with -max-file-size", f.Size, maxFile),
 				})
 			}
-			total += f.Size
+			if over == nil && f.Size > maxTotal-total {
+				over = &Diagnostic{Severity: Error, Code: CodeSizeLimit, File: filepath.Join(skills[i].dir, filepath.FromSlash(f.Path)), Skill: w.Slug}
+			}
+			total += min(f.Size, math.MaxInt64-total) // sizes are not negative; saturate, never wrap
 			files = append(files, f)
 			owners = append(owners, skills[i])
 		}
 	}
-	if total > maxTotal {
-		c.errorf(CodeSizeLimit, "", "the skills to embed total %d bytes, over the cap of %d bytes; raise it with -max-total-size", total, maxTotal)
+	if over != nil { // named after the file at which the total passes the cap
+		over.Message = fmt.Sprintf("the skill files to embed total %d bytes, over the cap of %d bytes on all of them together (passed at this file); raise it with -max-total-size", total, maxTotal)
+		c.diags = append(c.diags, *over)
 	}
 	if HasErrors(c.diags) {
 		return
@@ -365,7 +371,11 @@ func Validate(paths []string, hidden bool) (results []ValidateResult, ds []Diagn
 		})
 		for i, s := range skills {
 			ds = append(ds, s.diags...)
-			ds = append(ds, walked[i]...)
+			for _, d := range walked[i] {
+				if d.File != s.path() { // the skill file's own problems are reported above
+					ds = append(ds, d)
+				}
+			}
 			results = append(results, ValidateResult{Skill: s.name, File: s.path(), Valid: s.valid()})
 		}
 	}

@@ -45,6 +45,9 @@ func walkSkill(dir, realDir string, hidden bool, ds *diags) []File {
 			osPath := filepath.Join(osDir, name)
 			ds.file = filepath.Join(dir, filepath.FromSlash(relName))
 			if !utf8.ValidString(name) || strings.ContainsAny(name, "\n\r") {
+				// Reported at the directory holding it: such a name would
+				// break the "path:line:col:" line of the diagnostic.
+				ds.file = filepath.Join(dir, filepath.FromSlash(rel))
 				ds.warnf(CodeFileSkipped, 0, 0, "file name %q is not valid UTF-8 or holds a line break; the file is skipped", relName)
 				continue
 			}
@@ -61,7 +64,7 @@ func walkSkill(dir, realDir string, hidden bool, ds *diags) []File {
 					ds.warnf(CodeReadFailed, 0, 0, "cannot stat file: %v", errors.Unwrap(err))
 					continue
 				}
-				files = append(files, File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: osPath})
+				files = append(files, File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: osPath, seen: info})
 			case t&fs.ModeSymlink != 0:
 				if f, ok := followFileLink(osPath, realDir, relName, ds); ok {
 					files = append(files, f)
@@ -101,7 +104,7 @@ func followFileLink(osPath, realDir, relName string, ds *diags) (File, bool) {
 		ds.warnf(CodeFileSkipped, 0, 0, "symlink %q points to a %s; it is skipped and never opened", relName, kindWord(info.Mode().Type()))
 		return File{}, false
 	}
-	return File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: target}, true
+	return File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: target, seen: info}, true
 }
 
 // normMode keeps only what is recorded: whether the file is executable.
@@ -181,7 +184,7 @@ func hashFile(f *File) error {
 	defer r.Close()
 	if info, err := r.Stat(); err != nil {
 		return err
-	} else if !info.Mode().IsRegular() || info.Size() != f.Size {
+	} else if !info.Mode().IsRegular() || info.Size() != f.Size || !f.same(info) {
 		return fmt.Errorf("%s changed while skillgen was reading it", f.Src)
 	}
 	h := sha256.New()
@@ -206,9 +209,16 @@ func (f *File) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info, err := r.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() != f.Size {
+	if info, err := r.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() != f.Size || !f.same(info) {
 		r.Close()
 		return nil, fmt.Errorf("%s changed while skillgen was running", f.Src)
 	}
 	return r, nil
+}
+
+// same reports whether an opened file is the one the walk checked, so that
+// a path swapped after the check (for a symlink out of the skill, say)
+// never supplies bytes.
+func (f *File) same(opened fs.FileInfo) bool {
+	return f.seen == nil || os.SameFile(f.seen, opened)
 }

@@ -16,6 +16,7 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 type frontmatter struct {
 	yaml      []byte // the lines between the fences, line endings included
 	yamlLine  int    // 1-based file line of the first byte of yaml
+	yamlStart int    // byte offset of yaml in the file
 	bodyStart int    // byte offset of the body: the byte after the closing fence's line ending
 }
 
@@ -42,7 +43,7 @@ func splitFrontmatter(src []byte) (frontmatter, splitResult) {
 		lineStart := next
 		line, next = nextLine(src, next)
 		if isFence(line) {
-			return frontmatter{yaml: src[start:lineStart], yamlLine: 2, bodyStart: next}, splitOK
+			return frontmatter{yaml: src[start:lineStart], yamlLine: 2, yamlStart: start, bodyStart: next}, splitOK
 		}
 	}
 	return frontmatter{}, splitUnclosed
@@ -69,25 +70,34 @@ func position(src []byte, off int) (line, col int) {
 	return line, col
 }
 
-// byteCol converts a 1-based line and 1-based rune column (as yaml.v3
-// reports them) of src into a 1-based byte column, clamped to the line.
-func byteCol(src []byte, line, runeCol int) int {
+// yamlOffset returns the byte offset in b (a frontmatter) of a 1-based line
+// and rune column as yaml.v3 counts them. yaml.v3 breaks lines not only at
+// LF but at CR, CRLF, NEL (U+0085), LS (U+2028) and PS (U+2029), so its
+// lines are not the file's. The offset is clamped to the line and to b.
+func yamlOffset(b []byte, line, col int) int {
 	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return 1
+	for l := 1; l < line && off < len(b); {
+		r, size := utf8.DecodeRune(b[off:])
+		off += size
+		if isYAMLBreak(r) {
+			if r == '\r' && off < len(b) && b[off] == '\n' {
+				off++
+			}
+			l++
 		}
-		off += i + 1
 	}
-	text, _ := nextLine(src, off)
-	col := 1
-	for n := 1; n < runeCol && len(text) > 0; n++ {
-		_, size := utf8.DecodeRune(text)
-		text = text[size:]
-		col += size
+	for c := 1; c < col && off < len(b); c++ {
+		r, size := utf8.DecodeRune(b[off:])
+		if isYAMLBreak(r) {
+			break
+		}
+		off += size
 	}
-	return col
+	return off
+}
+
+func isYAMLBreak(r rune) bool {
+	return r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029
 }
 
 // firstInvalidUTF8 returns the offset of the first byte that is not part of

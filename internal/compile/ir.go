@@ -61,6 +61,11 @@ type File struct {
 	SHA256 [32]byte
 	Src    string // where the bytes are read from (a symlink's target, resolved)
 	Data   []byte // the bytes, when already in memory (the SKILL.md)
+
+	// seen is the file the walk checked at Src. Bytes are only ever read
+	// from that same file: if Src was swapped since (say, for a symlink
+	// out of the skill), the run fails instead of embedding it.
+	seen fs.FileInfo
 }
 
 // Notification is a build-time decision the host replays to its user.

@@ -53,13 +53,18 @@ var tomlErrLine = regexp.MustCompile(`^toml: line (\d+)(?: \(last key "([^"]*)"\
 // loadManifest reads one manifest and returns its skill directories in the
 // order written, resolved and made absolute. home expands "~".
 func loadManifest(file, home string, ds *diags) []Root {
-	src, err := os.ReadFile(file)
+	src, err := readManifest(file)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			ds.errorf(CodeManifestMissing, 0, 0, "manifest does not exist")
 		} else {
 			ds.errorf(CodeReadFailed, 0, 0, "cannot read manifest: %v", err)
 		}
+		return nil
+	}
+	if off, what := tomlTooDeep(src); off >= 0 {
+		line, col := position(src, off)
+		ds.errorf(CodeManifestInvalid, line, col, "invalid manifest: %s", what)
 		return nil
 	}
 	var m manifestFile
@@ -71,7 +76,7 @@ func loadManifest(file, home string, ds *diags) []Root {
 	}
 	for _, k := range md.Undecoded() {
 		if len(k) >= 2 && k[0] == "skills" {
-			line, col := findKey(src, k[len(k)-1])
+			line, col := findTableKey(src, k)
 			ds.warnf(CodeUnknownField, line, col, "unknown key %q in [skills] is ignored", k.String())
 		}
 	}
@@ -80,8 +85,16 @@ func loadManifest(file, home string, ds *diags) []Root {
 	}
 	base := manifestBase(file)
 	var roots []Root
+	// Entries are looked for in order from the directories key on, so that
+	// a string of the same text elsewhere is not taken for them.
+	dirLine, _ := findTableKey(src, toml.Key{"skills", "directories"})
+	from := lineOffset(src, dirLine)
 	for _, entry := range m.Skills.Directories {
-		line, col := findString(src, entry)
+		line, col := 0, 0
+		if i := indexString(src[from:], entry); i >= 0 {
+			line, col = position(src, from+i)
+			from += i + 1
+		}
 		if entry == "" {
 			ds.errorf(CodeManifestInvalid, line, col, "invalid manifest: empty entry in [skills] directories")
 			continue
@@ -126,7 +139,8 @@ func (r Root) display(workspace string) string {
 func tomlErrorPosition(src []byte, err error) (line, col int, msg string) {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		return pe.Position.Line, max(pe.Position.Col, 1), pe.Message
+		line, col := tomlPos(src, pe.Position)
+		return line, col, pe.Message
 	}
 	msg = err.Error()
 	if m := tomlErrLine.FindStringSubmatch(msg); m != nil {
@@ -136,6 +150,14 @@ func tomlErrorPosition(src []byte, err error) (line, col int, msg string) {
 			keyName := key[strings.LastIndexByte(key, '.')+1:]
 			if l, c := findKey(src, keyName); l == line {
 				col = c
+			}
+			// The decoder's message names Go types; for the keys skillgen
+			// reads, say what the manifest must hold instead.
+			switch key {
+			case "skills":
+				return line, col, "skills must be a table: [skills] directories = [...]"
+			case "skills.directories":
+				return line, col, "directories in [skills] must be a list of strings"
 			}
 			return line, col, m[3] + " (key " + strconv.Quote(key) + ")"
 		}
@@ -161,13 +183,69 @@ func findKey(src []byte, key string) (line, col int) {
 	return 0, 0
 }
 
-// findString returns the position of the first TOML string literal that
-// holds s, or 0, 0.
-func findString(src []byte, s string) (line, col int) {
+// indexString returns the offset of the first TOML string literal that
+// holds s, or -1.
+func indexString(src []byte, s string) int {
+	first := -1
 	for _, lit := range []string{strconv.Quote(s), "'" + s + "'"} {
-		if i := bytes.Index(src, []byte(lit)); i >= 0 {
-			return position(src, i)
+		if i := bytes.Index(src, []byte(lit)); i >= 0 && (first < 0 || i < first) {
+			first = i
 		}
 	}
-	return 0, 0
+	return first
+}
+
+// findTableKey returns the position of the key path k (such as skills,
+// recursive) where the manifest defines it: an assignment inside the
+// section of its table ([skills] recursive = …), a dotted assignment
+// (skills.recursive = … at the top level), or a table header
+// ([skills.recursive]). A key of the same name in another table is not it.
+// Without a match it falls back to findKey.
+func findTableKey(src []byte, k toml.Key) (line, col int) {
+	full := strings.Join(k, ".")
+	table := ""
+	for i, l := range bytes.Split(src, []byte{'\n'}) {
+		t := bytes.TrimLeft(l, " \t")
+		c := len(l) - len(t) + 1
+		if len(t) > 0 && t[0] == '[' {
+			h := bytes.TrimLeft(t, "[")
+			if end := bytes.IndexByte(h, ']'); end >= 0 {
+				table = normKey(h[:end])
+			}
+			if table == full {
+				return i + 1, c
+			}
+			continue
+		}
+		eq := bytes.IndexByte(t, '=')
+		if eq < 0 {
+			continue
+		}
+		key := normKey(t[:eq])
+		if table != "" {
+			key = table + "." + key
+		}
+		if key == full {
+			return i + 1, c
+		}
+	}
+	return findKey(src, k[len(k)-1])
+}
+
+// normKey writes a TOML key without quotes and the blanks around its dots.
+func normKey(b []byte) string {
+	return strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(string(b))
+}
+
+// lineOffset returns the byte offset of the 1-based line in src (0 for 0).
+func lineOffset(src []byte, line int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return off
 }

@@ -75,11 +75,15 @@ func parseSkillMD(ds *diags, dirName string, src []byte) SkillMeta {
 	if v, present := scalarField(doc, ds, keys, fields, skillFieldName); present {
 		meta.Name = v.Value
 		line, col := doc.pos(v)
-		if reason := slugProblem(v.Value); reason != "" {
-			ds.errorf(CodeNameInvalid, line, col, "name %q is invalid: %s", v.Value, reason)
-		}
-		if v.Value != dirName {
-			ds.errorf(CodeNameMismatch, line, col, "name %q does not match the directory name %q", v.Value, dirName)
+		if v.Value == "" { // `name: ""` is as good as no name
+			ds.errorf(CodeNameMissing, line, col, "required field %q is empty", skillFieldName)
+		} else {
+			if reason := slugProblem(v.Value); reason != "" {
+				ds.errorf(CodeNameInvalid, line, col, "name %q is invalid: %s", v.Value, reason)
+			}
+			if v.Value != dirName {
+				ds.errorf(CodeNameMismatch, line, col, "name %q does not match the directory name %q", v.Value, dirName)
+			}
 		}
 	} else if !hasField(keys, skillFieldName) {
 		ds.errorf(CodeNameMissing, 1, 1, "required field %q is missing", skillFieldName)
