@@ -1,0 +1,580 @@
+// Command bench measures skillgen at the scale of real skill collections
+// against its targets (issue 4; the figures are defined in DESIGN §7), and
+// prints them as a Markdown table with the machine they were taken on.
+//
+//	go run ./internal/bench [-runs 15] [-build-runs 5] [-skills 1000] [-seed 1] [-keep]
+//
+// It writes a synthetic corpus (internal/corpus) into a temporary
+// directory, builds skillgen, generates the registry, builds a host of it,
+// an empty Go program and a program that scans the skills at start-up,
+// and then times whole-process runs, the compared commands in turn
+// (A B A B …), reporting medians and ratios. Ratios, not absolute times,
+// are the result: run it on a quiet machine. The exit status is 1 when a
+// figure misses its target. Everything is removed at the end unless -keep
+// (the work happens under $TMPDIR; the timed go builds add about 35 MB
+// each to the Go build cache, which the go command trims as usual).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/skillgen/skillgen/internal/corpus"
+)
+
+type config struct {
+	runs      int
+	buildRuns int
+	skills    int
+	seed      uint64
+	keep      bool
+}
+
+// smallSkills is the size of the second corpus, whose init cost is
+// compared with the big one's.
+const smallSkills = 100
+
+func main() {
+	var cfg config
+	flag.IntVar(&cfg.runs, "runs", 15, "timed whole-process runs per figure (medians are reported)")
+	flag.IntVar(&cfg.buildRuns, "build-runs", 5, "timed `go build` runs of the host and the empty program")
+	flag.IntVar(&cfg.skills, "skills", 1000, "skill directories in the corpus")
+	flag.Uint64Var(&cfg.seed, "seed", 1, "corpus seed")
+	flag.BoolVar(&cfg.keep, "keep", false, "keep the temporary directory and print its path")
+	flag.Parse()
+	if flag.NArg() > 0 || cfg.runs < 1 || cfg.buildRuns < 1 || cfg.skills <= smallSkills {
+		fmt.Fprintf(os.Stderr, "usage: go run ./internal/bench [-runs n>0] [-build-runs n>0] [-skills n>%d] [-seed n] [-keep]\n", smallSkills)
+		os.Exit(2)
+	}
+	ok, err := run(cfg, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+// row is one line of the result table.
+type row struct {
+	id, figure, target, measured, ratio, result string
+}
+
+func verdict(pass bool) string {
+	if pass {
+		return "pass"
+	}
+	return "**FAIL**"
+}
+
+type bench struct {
+	cfg  config
+	log  io.Writer
+	repo string
+	tmp  string
+
+	mod      string // the bench module
+	bin      string // built programs
+	skillgen string
+	ws, ws2  string // the big and the small corpus
+	st, st2  corpus.Stats
+	goVer    string
+
+	big, small  registry
+	uniqueBytes int64 // of the big registry's data directory
+
+	rows    []row
+	spreads []string
+	notes   []string
+}
+
+// spread records the range of each proc's timings, to judge the noise.
+func (b *bench) spread(figure string, got map[string][]sample, names ...string) {
+	var parts []string
+	for _, n := range names {
+		ss := got[n]
+		lo, hi := ss[0].wall, ss[0].wall
+		for _, s := range ss {
+			lo, hi = min(lo, s.wall), max(hi, s.wall)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s–%s)", n, fmtDur(medianWall(ss)), fmtDur(lo), fmtDur(hi)))
+	}
+	b.spreads = append(b.spreads, figure+": "+strings.Join(parts, ", "))
+}
+
+// registry is a generated package in the bench module and its host.
+type registry struct {
+	pkg     string // package name and directory in the module
+	host    string // host binary
+	slugs   []string
+	skills  []string // ingested skill directories, workspace-relative
+	skipped int
+}
+
+func (b *bench) logf(format string, args ...any) {
+	fmt.Fprintf(b.log, "bench: "+format+"\n", args...)
+}
+
+func run(cfg config, stdout, stderr io.Writer) (ok bool, err error) {
+	start := time.Now()
+	repo, err := findRepo(".")
+	if err != nil {
+		return false, err
+	}
+	tmp, err := os.MkdirTemp("", "skillgen-bench-")
+	if err != nil {
+		return false, err
+	}
+	if cfg.keep {
+		defer fmt.Fprintf(stderr, "bench: kept %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sig)
+		go func() {
+			<-sig
+			os.RemoveAll(tmp)
+			fmt.Fprintln(stderr, "bench: interrupted; removed", tmp)
+			os.Exit(130)
+		}()
+	}
+	b := &bench{cfg: cfg, log: stderr, repo: repo, tmp: tmp,
+		mod: filepath.Join(tmp, "mod"), bin: filepath.Join(tmp, "bin"),
+		ws: filepath.Join(tmp, "ws"), ws2: filepath.Join(tmp, "ws-small")}
+	b.skillgen = filepath.Join(b.bin, "skillgen")
+	m := describeMachine("")
+	loadBefore := m.Load
+
+	steps := []struct {
+		name string
+		f    func() error
+	}{
+		{"set-up", b.setup},
+		{"start-up", b.startup},
+		{"init", b.initCost},
+		{"runtime benchmarks", b.runtimeBench},
+		{"generate", b.generate},
+		{"build", b.build},
+		{"validate", b.validate},
+	}
+	for _, s := range steps {
+		t := time.Now()
+		if err := s.f(); err != nil {
+			return false, fmt.Errorf("%s: %w", s.name, err)
+		}
+		b.logf("%s done in %s", s.name, time.Since(t).Round(time.Millisecond))
+	}
+	m = describeMachine(b.goVer)
+	b.print(stdout, m, loadBefore, time.Since(start))
+	for _, r := range b.rows {
+		if strings.Contains(r.result, "FAIL") {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// setup builds skillgen, writes both corpora, generates both registries,
+// and builds the hosts, the empty program and the scanner.
+func (b *bench) setup() error {
+	b.logf("building skillgen")
+	if _, err := goCmd(b.repo, nil, "build", "-o", b.skillgen, "./cmd/skillgen"); err != nil {
+		return err
+	}
+	ver, err := goCmd(b.repo, nil, "env", "GOVERSION")
+	if err != nil {
+		return err
+	}
+	b.goVer = strings.TrimSpace(string(ver))
+
+	b.logf("writing the corpora: %d and %d skills, seed %d", b.cfg.skills, smallSkills, b.cfg.seed)
+	if b.st, err = corpus.Write(b.ws, corpus.Options{Seed: b.cfg.seed, Skills: b.cfg.skills}); err != nil {
+		return err
+	}
+	if b.st2, err = corpus.Write(b.ws2, corpus.Options{Seed: b.cfg.seed, Skills: smallSkills}); err != nil {
+		return err
+	}
+	if err := writeModule(b.mod, b.repo); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(b.mod, "empty", "main.go"), emptySource); err != nil {
+		return err
+	}
+
+	b.logf("generating the registries")
+	b.big = registry{pkg: fmt.Sprintf("skills%d", b.cfg.skills)}
+	b.small = registry{pkg: fmt.Sprintf("skills%d", smallSkills)}
+	for _, x := range []struct {
+		r  *registry
+		ws string
+		st corpus.Stats
+	}{{&b.big, b.ws, b.st}, {&b.small, b.ws2, b.st2}} {
+		out := filepath.Join(b.mod, x.r.pkg)
+		if _, _, _, err := b.skillgenProc("generate", x.ws, 0, "-out", out, "-pkg", x.r.pkg).run(true); err != nil {
+			return err
+		}
+		if err := b.list(x.r, x.ws); err != nil {
+			return err
+		}
+		if !slices.Equal(x.r.skills, x.st.Ingested) {
+			b.notes = append(b.notes, fmt.Sprintf("skillgen ingested %d skills of the %d-skill corpus; the corpus expected %d",
+				len(x.r.skills), x.st.Skills, len(x.st.Ingested)))
+		}
+		main := filepath.Join(b.mod, "host-"+x.r.pkg, "main.go")
+		if err := writeFile(main, hostSource(x.r.pkg, x.r.slugs)); err != nil {
+			return err
+		}
+		x.r.host = filepath.Join(b.bin, "host-"+x.r.pkg)
+	}
+	if b.uniqueBytes, err = dirSize(filepath.Join(b.mod, b.big.pkg, "skills_data")); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(b.mod, "host-"+b.big.pkg, "bench_test.go"), hostBenchSource(b.big.pkg)); err != nil {
+		return err
+	}
+	var roots []string
+	for _, r := range b.st.Roots {
+		roots = append(roots, filepath.Join(b.ws, filepath.FromSlash(r)))
+	}
+	scan := scanSource(filepath.Join(b.ws, filepath.FromSlash(corpus.WorkflowDir)), roots, b.big.slugs)
+	if err := writeFile(filepath.Join(b.mod, "scan", "main.go"), scan); err != nil {
+		return err
+	}
+
+	b.logf("building the programs")
+	for _, name := range []string{"empty", "scan", "host-" + b.big.pkg, "host-" + b.small.pkg} {
+		if _, err := goCmd(b.mod, nil, "build", "-trimpath", "-o", filepath.Join(b.bin, name), "./"+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// skillgenProc is a skillgen command run in dir.
+func (b *bench) skillgenProc(name, dir string, wantExit int, args ...string) *proc {
+	return &proc{name: "skillgen " + name, path: b.skillgen, args: append([]string{name}, args...), dir: dir, wantExit: wantExit}
+}
+
+// list reads `skillgen list -json`: the slugs of the table and the skill
+// directories ingested.
+func (b *bench) list(r *registry, ws string) error {
+	_, out, _, err := b.skillgenProc("list", ws, 0, "-json").run(true)
+	if err != nil {
+		return err
+	}
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var e struct {
+			Slug, Status, Severity string
+			Source                 struct{ Kind, Path string }
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("skillgen list -json: %v: %s", err, line)
+		}
+		switch {
+		case e.Severity != "": // a diagnostic
+		case e.Status == "ingested":
+			r.slugs = append(r.slugs, e.Slug)
+			if e.Source.Kind == "skill" {
+				r.skills = append(r.skills, path.Dir(e.Source.Path))
+			}
+		case e.Status == "skipped":
+			r.skipped++
+		}
+	}
+	slices.Sort(r.slugs)
+	slices.Sort(r.skills)
+	if len(r.skills) == 0 {
+		return errors.New("skillgen list -json: no ingested skills")
+	}
+	return nil
+}
+
+// found checks a host's or scanner's one line of output.
+func found(out []byte, want int) error {
+	var n, of int
+	if _, err := fmt.Sscanf(string(out), "found %d of %d", &n, &of); err != nil {
+		return fmt.Errorf("unexpected output %q", out)
+	}
+	if n != want || of != want {
+		return fmt.Errorf("found %d of %d slugs, want %d", n, of, want)
+	}
+	return nil
+}
+
+// 1. Start-up: host against the empty program and against the scanner.
+func (b *bench) startup() error {
+	host := &proc{name: "host", path: b.big.host}
+	empty := &proc{name: "empty", path: filepath.Join(b.bin, "empty")}
+	scan := &proc{name: "scan", path: filepath.Join(b.bin, "scan")}
+	for _, p := range []*proc{host, scan} {
+		_, out, _, err := p.run(true)
+		if err != nil {
+			return err
+		}
+		if err := found(out, len(b.big.slugs)); err != nil {
+			if p == host {
+				return fmt.Errorf("host: %w", err)
+			}
+			b.notes = append(b.notes, "the scanner "+err.Error())
+		}
+	}
+	b.logf("timing start-up: %d × (empty, host, scan)", b.cfg.runs)
+	got, err := interleave(b.cfg.runs, empty, host, scan)
+	if err != nil {
+		return err
+	}
+	b.spread("start-up", got, "empty", "host", "scan")
+	e, h, s := medianWall(got["empty"]), medianWall(got["host"]), medianWall(got["scan"])
+	r1 := float64(h) / float64(e)
+	r2 := float64(s) / float64(h)
+	b.rows = append(b.rows,
+		row{"1a", fmt.Sprintf("start-up: host (%d workflows, looks each up once) vs empty program", len(b.big.slugs)),
+			"≤ 1.3×", fmt.Sprintf("%s vs %s", fmtDur(h), fmtDur(e)), fmtRatio(r1), verdict(r1 <= 1.3)},
+		row{"1b", "start-up: scan-at-start (os.ReadDir + yaml.v3) vs host", "≥ 22×",
+			fmt.Sprintf("%s vs %s", fmtDur(s), fmtDur(h)), fmtRatio(r2), verdict(r2 >= 22)})
+	return nil
+}
+
+// 2. The generated package's init, from GODEBUG=inittrace=1, big and small.
+func (b *bench) initCost() error {
+	costs := map[string][]initCost{}
+	procs := map[string]*proc{}
+	for _, r := range []registry{b.big, b.small} {
+		procs[r.pkg] = &proc{name: r.pkg, path: r.host, env: []string{"GODEBUG=inittrace=1"}}
+	}
+	b.logf("tracing init: %d × (%s, %s)", b.cfg.runs, b.big.pkg, b.small.pkg)
+	for range b.cfg.runs {
+		for _, r := range []registry{b.big, b.small} {
+			_, _, stderr, err := procs[r.pkg].run(true)
+			if err != nil {
+				return err
+			}
+			c, _, err := parseInitTrace(stderr, benchModule+"/"+r.pkg)
+			if err != nil {
+				return err
+			}
+			costs[r.pkg] = append(costs[r.pkg], c) // no line: no init work, a zero cost
+		}
+	}
+	summary := func(cs []initCost) (clock float64, bytes, allocs int64) {
+		var clocks []float64
+		for _, c := range cs {
+			clocks = append(clocks, c.ClockMs)
+			bytes, allocs = max(bytes, c.Bytes), max(allocs, c.Allocs)
+		}
+		return median(clocks), bytes, allocs
+	}
+	bc, bb, ba := summary(costs[b.big.pkg])
+	sc, sb, sa := summary(costs[b.small.pkg])
+	growth := "—"
+	if sa > 0 {
+		growth = fmtRatio(float64(ba) / float64(sa))
+	}
+	b.rows = append(b.rows,
+		row{"2a", fmt.Sprintf("init of the generated package, %s skills (inittrace clock)", fmtInt(int64(b.cfg.skills))), "< 1 ms",
+			fmt.Sprintf("%.3f ms, %s B, %d allocs", bc, fmtInt(bb), ba), fmtRatio(bc / 1), verdict(bc < 1)},
+		row{"2b", fmt.Sprintf("init allocations, %d → %s skills", smallSkills, fmtInt(int64(b.cfg.skills))), "no growth",
+			fmt.Sprintf("%d → %d allocs (%s → %s B; %.3f → %.3f ms)", sa, ba, fmtInt(sb), fmtInt(bb), sc, bc), growth, verdict(ba <= sa)})
+	return nil
+}
+
+// 3. Lookup, Invoke and Resident over the big registry, as Go benchmarks.
+func (b *bench) runtimeBench() error {
+	b.logf("running the runtime benchmarks")
+	out, err := goCmd(b.mod, nil, "test", "-trimpath", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", "100ms",
+		"-count", strconv.Itoa(min(b.cfg.runs, 5)), "./host-"+b.big.pkg)
+	if err != nil {
+		return err
+	}
+	res := parseGoBench(out)
+	for i, name := range []string{"Lookup", "Invoke", "Resident"} {
+		r, ok := res[name]
+		if !ok {
+			return fmt.Errorf("no Benchmark%s in the output:\n%s", name, out)
+		}
+		b.rows = append(b.rows, row{fmt.Sprintf("3%c", 'a'+i), fmt.Sprintf("Registry.%s (%d workflows)", name, len(b.big.slugs)),
+			"0 allocs/op", fmt.Sprintf("%.1f ns/op, %d allocs/op", r.NsPerOp, r.AllocsPerOp), "—", verdict(r.AllocsPerOp == 0)})
+	}
+	return nil
+}
+
+// 4 and 5. generate from scratch and a no-op re-run against one cp -r of
+// the ingested skill directories; peak RSS.
+func (b *bench) generate() error {
+	out := filepath.Join(b.tmp, "gen-out", "skills")
+	cpOut := filepath.Join(b.tmp, "cp-out")
+	cpArgs := append([]string{"-r"}, b.big.skills...)
+	cpArgs = append(cpArgs, cpOut+string(filepath.Separator))
+	cp := &proc{name: "cp", path: "cp", args: cpArgs, dir: b.ws, before: func() error {
+		if err := os.RemoveAll(cpOut); err != nil {
+			return err
+		}
+		return os.Mkdir(cpOut, 0o755)
+	}}
+	scratch := b.skillgenProc("generate", b.ws, 0, "-out", out, "-pkg", "skills")
+	scratch.name = "scratch"
+	scratch.before = func() error { return os.RemoveAll(out) }
+	noop := b.skillgenProc("generate", b.ws, 0, "-out", out, "-pkg", "skills")
+	noop.name = "noop"
+
+	// The copy must hold what generate embeds: check it once.
+	if _, _, _, err := cp.run(false); err != nil {
+		return err
+	}
+	copied, err := dirSize(cpOut)
+	if err != nil {
+		return err
+	}
+	b.logf("timing generate: %d × (cp -r, generate from scratch, no-op generate)", b.cfg.runs)
+	got, err := interleave(b.cfg.runs, cp, scratch, noop)
+	if err != nil {
+		return err
+	}
+	b.spread("generate", got, "cp", "scratch", "noop")
+	c, s, n := medianWall(got["cp"]), medianWall(got["scratch"]), medianWall(got["noop"])
+	rs, rn := float64(s)/float64(c), float64(n)/float64(c)
+	b.rows = append(b.rows,
+		row{"4a", fmt.Sprintf("generate from scratch vs cp -r of the %d ingested skill dirs (%s)", len(b.big.skills), fmtMiB(copied)),
+			"≤ 3×", fmt.Sprintf("%s vs %s", fmtDur(s), fmtDur(c)), fmtRatio(rs), verdict(rs <= 3)},
+		row{"4b", "no-op generate (output up to date) vs cp -r", "≤ 1.5×",
+			fmt.Sprintf("%s vs %s", fmtDur(n), fmtDur(c)), fmtRatio(rn), verdict(rn <= 1.5)})
+
+	rss := maxOfRSS(got["scratch"])
+	limit := int64(1.5*float64(b.st.Bytes)) + 64<<20
+	if rss == 0 {
+		b.rows = append(b.rows, row{"5", "peak RSS of generate", "", "not measured on " + runtime.GOOS, "—", "info"})
+		return nil
+	}
+	b.rows = append(b.rows, row{"5", fmt.Sprintf("peak RSS of generate from scratch (corpus %s)", fmtMiB(b.st.Bytes)),
+		fmt.Sprintf("≤ 1.5× corpus + 64 MiB = %s", fmtMiB(limit)),
+		fmt.Sprintf("%s (no-op: %s)", fmtMiB(rss), fmtMiB(maxOfRSS(got["noop"]))), fmtRatio(float64(rss) / float64(limit)), verdict(rss <= limit)})
+	return nil
+}
+
+// 6. go build of the host and of the empty program after an edit (a
+// changed variable in the generated package, or in main), and the size of
+// the host over the empty program against the unique embedded bytes.
+func (b *bench) build() error {
+	hostBin := filepath.Join(b.tmp, "build-host")
+	emptyBin := filepath.Join(b.tmp, "build-empty")
+	// The nonce is new in every build of every run, so that no build is a
+	// cache hit (the builds are -trimpath, like the set-up's, whose
+	// deterministic inputs are cache hits from one run to the next).
+	nonce := 0
+	epoch := time.Now().UnixNano()
+	edit := func(dir, pkg, bin string) func() error {
+		return func() error {
+			nonce++
+			src := fmt.Sprintf("package %s\n\n// Nonce changes before every timed build, so that the package is compiled again.\nvar Nonce = \"%d-%d\"\n", pkg, epoch, nonce)
+			if err := writeFile(filepath.Join(b.mod, dir, "zz_nonce.go"), src); err != nil {
+				return err
+			}
+			return os.RemoveAll(bin)
+		}
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return err
+	}
+	host := &proc{name: "host", path: goBin, args: []string{"build", "-trimpath", "-o", hostBin, "./host-" + b.big.pkg}, dir: b.mod, before: edit(b.big.pkg, b.big.pkg, hostBin)}
+	empty := &proc{name: "empty", path: goBin, args: []string{"build", "-trimpath", "-o", emptyBin, "./empty"}, dir: b.mod, before: edit("empty", "main", emptyBin)}
+	b.logf("timing go build: %d × (host, empty)", b.cfg.buildRuns)
+	got, err := interleave(b.cfg.buildRuns, host, empty)
+	if err != nil {
+		return err
+	}
+	b.spread("go build", got, "host", "empty")
+	h, e := medianWall(got["host"]), medianWall(got["empty"])
+	hostInfo, err := os.Stat(hostBin)
+	if err != nil {
+		return err
+	}
+	emptyInfo, err := os.Stat(emptyBin)
+	if err != nil {
+		return err
+	}
+	over := hostInfo.Size() - emptyInfo.Size()
+	limit := int64(1.05*float64(b.uniqueBytes)) + 1<<20
+	b.rows = append(b.rows,
+		row{"6a", fmt.Sprintf("host binary size over the empty program (unique embedded bytes %s)", fmtMiB(b.uniqueBytes)),
+			fmt.Sprintf("≤ 1.05× + 1 MiB = %s", fmtMiB(limit)),
+			fmt.Sprintf("%s (%s − %s)", fmtMiB(over), fmtMiB(hostInfo.Size()), fmtMiB(emptyInfo.Size())),
+			fmtRatio(float64(over) / float64(limit)), verdict(over <= limit)},
+		row{"6b", "go build after an edit: host (generated package recompiled) vs empty program", "—",
+			fmt.Sprintf("%s vs %s", fmtDur(h), fmtDur(e)), fmtRatio(float64(h) / float64(e)), "info"})
+	return nil
+}
+
+// 7. skillgen validate over the corpus roots, on two cores.
+func (b *bench) validate() error {
+	v := b.skillgenProc("validate", b.ws, 1, b.st.Roots...)
+	v.env = []string{"GOMAXPROCS=2"}
+	_, _, stderr, err := v.run(true)
+	if err != nil {
+		return err
+	}
+	want := fmt.Sprintf("%d skills checked", b.st.Skills)
+	if !bytes.Contains(stderr, []byte(want)) {
+		return fmt.Errorf("skillgen validate did not report %q:\n%s", want, tail(string(stderr), 500))
+	}
+	b.logf("timing validate: %d runs", b.cfg.runs)
+	got, err := interleave(b.cfg.runs, v)
+	if err != nil {
+		return err
+	}
+	b.spread("validate", got, v.name)
+	d := medianWall(got[v.name])
+	r := float64(d) / float64(60*time.Millisecond)
+	b.rows = append(b.rows, row{"7", fmt.Sprintf("skillgen validate over the %d roots, %s skills (GOMAXPROCS=2)", len(b.st.Roots), fmtInt(int64(b.st.Skills))),
+		"≤ 60 ms", fmtDur(d), fmtRatio(r), verdict(r <= 1)})
+	return nil
+}
+
+func (b *bench) print(w io.Writer, m machine, loadBefore string, took time.Duration) {
+	fmt.Fprintf(w, "### skillgen benchmark\n\n")
+	fmt.Fprintf(w, "`go run ./internal/bench -runs %d -build-runs %d -skills %d -seed %d`\n\n", b.cfg.runs, b.cfg.buildRuns, b.cfg.skills, b.cfg.seed)
+	fmt.Fprintf(w, "- Machine: %s, %d cores (GOMAXPROCS %d), %s, %s\n", m.CPU, m.Cores, m.MaxProc, m.OS, m.Go)
+	if m.Load != "" {
+		fmt.Fprintf(w, "- Load average (1, 5, 15 min): %s before, %s after; figures are only comparable on a quiet machine\n", loadBefore, m.Load)
+	}
+	st := b.st
+	fmt.Fprintf(w, "- Corpus (seed %d): %s skill dirs in %d roots + %d in-house workflows; %s files, %s (%d rich skills, %d files ≥ 1 MiB, %d CRLF SKILL.md)\n",
+		b.cfg.seed, fmtInt(int64(st.Skills)), len(st.Roots), len(st.Workflows), fmtInt(int64(st.Files)), fmtMiB(st.Bytes), st.Rich, st.BigAssets, st.CRLF)
+	fmt.Fprintf(w, "- Registry: %d workflows (%d skills ingested, %d skipped as invalid, %d shadowed); unique embedded bytes %s\n",
+		len(b.big.slugs), len(b.big.skills), b.big.skipped, len(st.Shadowed), fmtMiB(b.uniqueBytes))
+	fmt.Fprintf(w, "- Work directory: %s (%s); figures 4 and 5 depend on its file system (set TMPDIR to choose it)\n", filepath.Dir(b.tmp), fsType(b.tmp))
+	fmt.Fprintf(w, "- Medians of %d interleaved whole-process runs (go build: %d); took %s\n\n", b.cfg.runs, b.cfg.buildRuns, took.Round(time.Second))
+	fmt.Fprintln(w, "| # | figure | target | measured | ratio | result |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range b.rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.id, r.figure, r.target, r.measured, r.ratio, r.result)
+	}
+	fmt.Fprintln(w, "\nRatios: 1a host ÷ empty, 1b scan ÷ host, 4 generate ÷ cp -r, 6b host ÷ empty; for absolute targets, measured ÷ target.")
+	fmt.Fprintln(w, "\nMedian (min–max) of each timed command:")
+	for _, s := range b.spreads {
+		fmt.Fprintf(w, "- %s\n", s)
+	}
+	for _, n := range b.notes {
+		fmt.Fprintf(w, "\nNote: %s\n", n)
+	}
+}

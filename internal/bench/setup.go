@@ -1,0 +1,357 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// modulePath is the module that skillgen is.
+const modulePath = "github.com/skillgen/skillgen"
+
+// benchModule is the throw-away module that holds the programs under test:
+// the generated packages, the hosts, the empty program and the scanner.
+const benchModule = "skillbench"
+
+// findRepo returns the root of the skillgen module at or above dir.
+func findRepo(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && modFileIs(data, modulePath) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod of %s at or above the working directory; run from the skillgen repository", modulePath)
+		}
+		dir = parent
+	}
+}
+
+func modFileIs(data []byte, path string) bool {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == path
+		}
+	}
+	return false
+}
+
+// goCmd runs the go command in dir and returns its combined output.
+func goCmd(dir string, env []string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return out, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out, nil
+}
+
+// writeModule creates the bench module in dir: it uses the skillgen
+// module at repo (for runtime) and yaml.v3 (for the scanner), with the
+// repository's go.sum.
+func writeModule(dir, repo string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		return err
+	}
+	mod := fmt.Sprintf("module %s\n\ngo 1.24.0\n\nrequire (\n\t%s v0.0.0\n\tgopkg.in/yaml.v3 v3.0.1\n)\n\nreplace %s => %s\n",
+		benchModule, modulePath, modulePath, strconv.Quote(repo))
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+}
+
+// writeFile writes a source file, creating its directory.
+func writeFile(name, text string) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, []byte(text), 0o644)
+}
+
+// slugList renders a Go array literal of slugs, one per line.
+func slugList(slugs []string) string {
+	var b strings.Builder
+	b.WriteString("[...]string{\n")
+	for _, s := range slugs {
+		fmt.Fprintf(&b, "\t%q,\n", s)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// emptySource is DESIGN §7's "empty program": a main that prints one line
+// with fmt.
+const emptySource = `// Command empty prints one line with fmt: the start-up floor of a Go program.
+package main
+
+import "fmt"
+
+func main() { fmt.Println("hello") }
+`
+
+// hostSource is a host of a generated package (DESIGN §7): it imports the
+// package and fmt only, and looks every slug up once.
+func hostSource(pkg string, slugs []string) string {
+	return fmt.Sprintf(`// Command host looks every slug of a generated registry up once.
+package main
+
+import (
+	"fmt"
+
+	%q
+)
+
+var slugs = %s
+
+func main() {
+	found := 0
+	for _, s := range slugs {
+		if _, ok := %s.Registry.Lookup(s); ok {
+			found++
+		}
+	}
+	fmt.Println("found", found, "of", len(slugs))
+}
+`, benchModule+"/"+pkg, slugList(slugs), pkg)
+}
+
+// hostBenchSource holds the runtime benchmarks of a host's registry:
+// Lookup, Invoke and Resident over every slug in turn.
+func hostBenchSource(pkg string) string {
+	return fmt.Sprintf(`package main
+
+import (
+	"testing"
+
+	%q
+)
+
+var invocations = func() []string {
+	var in []string
+	for _, s := range slugs {
+		in = append(in, "/"+s+"  summarize the attached report, please")
+	}
+	return in
+}()
+
+func BenchmarkLookup(b *testing.B) {
+	r := %[2]s.Registry
+	i := 0
+	for b.Loop() {
+		if _, ok := r.Lookup(slugs[i%%len(slugs)]); !ok {
+			b.Fatal("not found")
+		}
+		i++
+	}
+}
+
+func BenchmarkInvoke(b *testing.B) {
+	r := %[2]s.Registry
+	i := 0
+	for b.Loop() {
+		if _, args, err := r.Invoke(invocations[i%%len(invocations)]); err != nil || args == "" {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkResident(b *testing.B) {
+	r := %[2]s.Registry
+	for b.Loop() {
+		if r.Resident() == "" {
+			b.Fatal("empty")
+		}
+	}
+}
+`, benchModule+"/"+pkg, pkg)
+}
+
+// scanSource is DESIGN §7's "scan at start": the same skills listed with
+// os.ReadDir, each SKILL.md read and its frontmatter parsed with yaml.v3,
+// then every slug looked up once. It does the least a scanner must (no
+// manifest, no validation, no file walk), so its figure is a floor.
+func scanSource(workflowDir string, roots, slugs []string) string {
+	var rs strings.Builder
+	for _, r := range roots {
+		fmt.Fprintf(&rs, "\t%q,\n", r)
+	}
+	return fmt.Sprintf(`// Command scan finds its skills at start-up, as agents without skillgen do.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var workflowDir = %q
+
+var roots = []string{
+%s}
+
+var slugs = %s
+
+type skill struct {
+	Name        string            `+"`yaml:\"name\"`"+`
+	Description string            `+"`yaml:\"description\"`"+`
+	License     string            `+"`yaml:\"license\"`"+`
+	Metadata    map[string]any    `+"`yaml:\"metadata\"`"+`
+	Body        string            `+"`yaml:\"-\"`"+`
+	Path        string            `+"`yaml:\"-\"`"+`
+}
+
+// frontmatter splits a file at its "---" fences.
+func frontmatter(src []byte) (fm, body []byte, ok bool) {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	i := bytes.IndexByte(src, '\n')
+	if i < 0 || string(bytes.TrimRight(src[:i], " \t\r")) != "---" {
+		return nil, nil, false
+	}
+	rest := src[i+1:]
+	for off := 0; off < len(rest); {
+		line, next := rest[off:], len(rest)
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line, next = line[:j], off+j+1
+		}
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return rest[:off], rest[next:], true
+		}
+		off = next
+	}
+	return nil, nil, false
+}
+
+func load(table map[string]*skill, slug string, files ...string) {
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		fm, body, ok := frontmatter(src)
+		if !ok {
+			return
+		}
+		s := &skill{Body: string(body), Path: file}
+		if yaml.Unmarshal(fm, s) != nil {
+			return
+		}
+		if _, taken := table[slug]; !taken {
+			table[slug] = s
+		}
+		return
+	}
+}
+
+func main() {
+	table := map[string]*skill{}
+	if entries, err := os.ReadDir(workflowDir); err == nil {
+		for _, e := range entries {
+			if name := e.Name(); strings.HasSuffix(name, ".md") {
+				load(table, strings.TrimSuffix(name, ".md"), filepath.Join(workflowDir, name))
+			}
+		}
+	}
+	for _, root := range roots {
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			dir := filepath.Join(root, e.Name())
+			load(table, e.Name(), filepath.Join(dir, "SKILL.md"), filepath.Join(dir, "skill.md"))
+		}
+	}
+	found := 0
+	for _, s := range slugs {
+		if _, ok := table[s]; ok {
+			found++
+		}
+	}
+	fmt.Println("found", found, "of", len(slugs))
+}
+`, workflowDir, rs.String(), slugList(slugs))
+}
+
+// dirSize returns the total size of the regular files below dir.
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	return n, err
+}
+
+// initLine matches a line of GODEBUG=inittrace=1 output.
+var initLine = regexp.MustCompile(`^init (\S+) @([0-9.]+) ms, ([0-9.]+) ms clock, ([0-9]+) bytes, ([0-9]+) allocs$`)
+
+// initCost is one package's line of GODEBUG=inittrace=1.
+type initCost struct {
+	ClockMs float64
+	Bytes   int64
+	Allocs  int64
+}
+
+// parseInitTrace returns the cost of pkg's init from inittrace output. A
+// package with no init work prints no line: ok is then false, and the
+// output must still hold lines of other packages (or the trace did not
+// run at all, which is an error).
+func parseInitTrace(stderr []byte, pkg string) (c initCost, ok bool, err error) {
+	lines := 0
+	for _, l := range strings.Split(string(stderr), "\n") {
+		m := initLine.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		lines++
+		if m[1] != pkg {
+			continue
+		}
+		c.ClockMs, _ = strconv.ParseFloat(m[3], 64)
+		c.Bytes, _ = strconv.ParseInt(m[4], 10, 64)
+		c.Allocs, _ = strconv.ParseInt(m[5], 10, 64)
+		ok = true
+	}
+	if lines == 0 {
+		return c, false, errors.New("no inittrace lines in the output: is GODEBUG=inittrace=1 supported?")
+	}
+	return c, ok, nil
+}
