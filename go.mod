@@ -8,6 +8,6 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require golang.org/x/tools v0.42.0 // indirect
+require golang.org/x/tools v0.42.0
 
 tool github.com/skillgen/skillgen/cmd/skillgen

@@ -120,10 +120,10 @@ func Generate(cfg Config) (*Result, error) {
 	pkg := cfg.Package
 	if pkg == "" {
 		pkg = filepath.Base(out)
-		if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) {
+		if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) || pkg == "_" {
 			return nil, fmt.Errorf("cannot use the output directory's name %q as a package name; give -pkg", pkg)
 		}
-	} else if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) {
+	} else if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) || pkg == "_" {
 		return nil, fmt.Errorf("invalid package name %q", pkg)
 	}
 

@@ -103,6 +103,7 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		blob string
 	}
 	var files []entry
+	var fileDecls []jen.Code
 	for _, w := range p.Workflows {
 		var fields []jen.Code
 		set := func(name string, v jen.Code) { fields = append(fields, kv(name, v)) }
@@ -131,19 +132,24 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 				}
 			}))
 		}
-		var fileItems []jen.Code
+		var filesVar string
 		if w.Source.Kind == compile.KindSkill {
 			var skillBlob string
+			var rows []jen.Code
 			for _, fl := range w.Files {
 				b := byHash[fl.SHA256]
 				if fl.Path == w.SkillFile {
 					skillBlob = b.id
 				}
-				mode := jen.Op(fmt.Sprintf("0o%o", fl.Mode))
-				fileItems = append(fileItems, jen.Values(kv("Path", jen.Lit(fl.Path)), kv("Mode", mode),
+				mode := fmt.Sprintf("0o%o", fl.Mode)
+				rows = append(rows, jen.Values(kv("Path", jen.Lit(fl.Path)), kv("Mode", jen.Op(mode)),
 					kv("Size", jen.Lit(int(fl.Size))), kv("SHA256", jen.Lit(b.name))))
-				files = append(files, entry{path: w.Slug + "/" + fl.Path, mode: fmt.Sprintf("0o%o", fl.Mode), blob: b.id})
+				files = append(files, entry{path: w.Slug + "/" + fl.Path, mode: mode, blob: b.id})
 			}
+			// Each skill's files are a declaration of their own: still static
+			// data, and no deeply nested literal for the formatter to measure.
+			filesVar = "files_" + strings.ReplaceAll(w.Slug, "-", "_")
+			fileDecls = append(fileDecls, jen.Var().Id(filesVar).Op("=").Index().Add(rt("File")).Values(multiline(rows)...))
 			// The body is the SKILL.md after its frontmatter: a slice of the
 			// embedded file, so its bytes are stored once.
 			set("Body", jen.Id(skillBlob).Index(jen.Lit(w.BodyStart), jen.Empty()))
@@ -160,10 +166,10 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 			for _, m := range w.Metadata {
 				ms = append(ms, jen.Values(kv("Key", jen.Lit(m.Key)), kv("Value", jen.Lit(m.Value))))
 			}
-			set("Metadata", jen.Index().Add(rt("Meta")).Values(multiline(ms)...))
+			set("Metadata", jen.Index().Add(rt("Meta")).Values(ms...))
 		}
-		if len(fileItems) > 0 {
-			set("Files", jen.Index().Add(rt("File")).Values(multiline(fileItems)...))
+		if filesVar != "" {
+			set("Files", jen.Id(filesVar))
 		}
 		wfs = append(wfs, jen.Values(multiline(fields)...))
 		rtWorkflows = append(rtWorkflows, runtime.Workflow{Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation})
@@ -192,6 +198,10 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	f.Comment("table is static data laid out by the linker; only the skill bodies,")
 	f.Comment("slices of their embedded SKILL.md, are assigned at init.")
 	f.Var().Id("table").Op("=").Add(rt("Table")).Values(multiline(table)...)
+	for _, d := range fileDecls {
+		f.Line()
+		f.Add(d)
+	}
 
 	for _, b := range blobs {
 		f.Line()

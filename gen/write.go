@@ -104,9 +104,23 @@ func (r *Result) Write() (WriteReport, error) {
 	if err != nil {
 		return rep, err
 	}
+	// Until the switch, a failure takes back what this run added (new
+	// blobs; the data directory, if it made it), so that the previous
+	// output is left as it was, listing included.
+	undo := func(err error) (WriteReport, error) {
+		if have == nil {
+			fsys.RemoveAll(dataDir)
+		}
+		for _, p := range rep.Written {
+			if name := strings.TrimPrefix(p, DataDir+"/"); have != nil && have[name] == nil {
+				fsys.RemoveAll(filepath.Join(dataDir, name))
+			}
+		}
+		return WriteReport{}, err
+	}
 	if len(r.blobs) > 0 {
 		if err := ensureDir(fsys, dataDir); err != nil {
-			return rep, err
+			return undo(err)
 		}
 	}
 
@@ -126,7 +140,7 @@ func (r *Result) Write() (WriteReport, error) {
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
-		return rep, err
+		return undo(err)
 	}
 
 	// 2. The switch: the Go file, if it changed.
@@ -135,7 +149,7 @@ func (r *Result) Write() (WriteReport, error) {
 			_, err := w.Write(r.goSrc)
 			return err
 		}); err != nil {
-			return rep, err
+			return undo(err)
 		}
 		rep.Written = append(rep.Written, GoFileName)
 	}

@@ -31,14 +31,8 @@ var table = runtime.Table{
 			Body:            blobd92d0c9be6bc5753[241:],
 			Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/code-review/SKILL.md"},
 			AllowedTools:    "Read Grep Bash(git diff:*)",
-			Metadata: []runtime.Meta{
-				{Key: "owner", Value: "platform-team"},
-			},
-			Files: []runtime.File{
-				{Path: "SKILL.md", Mode: 0o644, Size: 430, SHA256: "d92d0c9be6bc57538d28011ede00326e142eabc8bd0dd77fb792a4b0e5a81675"},
-				{Path: "references/checklist.md", Mode: 0o644, Size: 151, SHA256: "2c0fbc42dd6058c11667155e2afc7353f467f6630ecd82912688ca94fffd882f"},
-				{Path: "scripts/lint.py", Mode: 0o755, Size: 324, SHA256: "678ffa3bcdad99159434ebd6e5619bc664705090bd722381d1f6f1f0c87cfa66"},
-			},
+			Metadata:        []runtime.Meta{{Key: "owner", Value: "platform-team"}},
+			Files:           files_code_review,
 		},
 		{
 			Slug:            "data-analysis",
@@ -48,12 +42,7 @@ var table = runtime.Table{
 			Body:            blobf454b9f1af4b5cf2[176:],
 			Source:          runtime.Source{Kind: runtime.KindSkill, Path: "shared-skills/data-analysis/SKILL.md"},
 			License:         "MIT",
-			Files: []runtime.File{
-				{Path: "SKILL.md", Mode: 0o644, Size: 349, SHA256: "f454b9f1af4b5cf264e2eeb61d2b0e2511ce6ba79515744b7747d1b8d06eb977"},
-				{Path: "assets/sample.csv", Mode: 0o644, Size: 64, SHA256: "f39f32baae813c13e2441d65cfec4f2fe34c0a53a238df510b522b34b71cdd18"},
-				{Path: "references/pandas.md", Mode: 0o644, Size: 123, SHA256: "8bbfc8ccddc2e6879376bff0872cb12edcd35452bd61566a23527bf4c798577a"},
-				{Path: "scripts/summarize.py", Mode: 0o755, Size: 482, SHA256: "5d7344162cee7435acfbd23c1d12895909d09a7e804bfd047fd7d6a30d36c847"},
-			},
+			Files:           files_data_analysis,
 		},
 		{
 			Slug:            "pdf-tools",
@@ -64,16 +53,8 @@ var table = runtime.Table{
 			Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/pdf-tools/SKILL.md"},
 			License:         "Apache-2.0",
 			Compatibility:   "Requires poppler-utils (pdftotext) on the PATH",
-			Metadata: []runtime.Meta{
-				{Key: "author", Value: "example-org"},
-				{Key: "version", Value: "1.0"},
-			},
-			Files: []runtime.File{
-				{Path: "SKILL.md", Mode: 0o644, Size: 560, SHA256: "9ebf427d45d22f1cc37bea8d7fcc5099722b233ed6fbdfd0fc92c90fb69218fe"},
-				{Path: "assets/form-template.txt", Mode: 0o644, Size: 55, SHA256: "e5e176919224be0ecfe58a00ae8171be871177bb245981c221a0e3fb65abbf41"},
-				{Path: "references/REFERENCE.md", Mode: 0o644, Size: 165, SHA256: "f1b4ee44e522715cc7aa0aea987b2e32704d4aab5f3cb068468fc3b2ddf692fb"},
-				{Path: "scripts/extract_text.sh", Mode: 0o755, Size: 104, SHA256: "0283fe7983d35b69e6d0b40dc734e170ceada7afefbfd233aa1d983f8a64bc2b"},
-			},
+			Metadata:        []runtime.Meta{{Key: "author", Value: "example-org"}, {Key: "version", Value: "1.0"}},
+			Files:           files_pdf_tools,
 		},
 		{
 			Slug:            "release",
@@ -116,6 +97,26 @@ var table = runtime.Table{
 		{Code: "skipped", Message: "skill /legacy-notes from skill (shared-skills/legacy-notes/SKILL.md) was skipped: name \"legacy_notes\" is invalid: only lowercase letters a-z, digits 0-9 and hyphens are allowed [name-invalid]"},
 	},
 	Resident: "## Workflows\n\nRun one by its slug as /<slug>.\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n",
+}
+
+var files_code_review = []runtime.File{
+	{Path: "SKILL.md", Mode: 0o644, Size: 430, SHA256: "d92d0c9be6bc57538d28011ede00326e142eabc8bd0dd77fb792a4b0e5a81675"},
+	{Path: "references/checklist.md", Mode: 0o644, Size: 151, SHA256: "2c0fbc42dd6058c11667155e2afc7353f467f6630ecd82912688ca94fffd882f"},
+	{Path: "scripts/lint.py", Mode: 0o755, Size: 324, SHA256: "678ffa3bcdad99159434ebd6e5619bc664705090bd722381d1f6f1f0c87cfa66"},
+}
+
+var files_data_analysis = []runtime.File{
+	{Path: "SKILL.md", Mode: 0o644, Size: 349, SHA256: "f454b9f1af4b5cf264e2eeb61d2b0e2511ce6ba79515744b7747d1b8d06eb977"},
+	{Path: "assets/sample.csv", Mode: 0o644, Size: 64, SHA256: "f39f32baae813c13e2441d65cfec4f2fe34c0a53a238df510b522b34b71cdd18"},
+	{Path: "references/pandas.md", Mode: 0o644, Size: 123, SHA256: "8bbfc8ccddc2e6879376bff0872cb12edcd35452bd61566a23527bf4c798577a"},
+	{Path: "scripts/summarize.py", Mode: 0o755, Size: 482, SHA256: "5d7344162cee7435acfbd23c1d12895909d09a7e804bfd047fd7d6a30d36c847"},
+}
+
+var files_pdf_tools = []runtime.File{
+	{Path: "SKILL.md", Mode: 0o644, Size: 560, SHA256: "9ebf427d45d22f1cc37bea8d7fcc5099722b233ed6fbdfd0fc92c90fb69218fe"},
+	{Path: "assets/form-template.txt", Mode: 0o644, Size: 55, SHA256: "e5e176919224be0ecfe58a00ae8171be871177bb245981c221a0e3fb65abbf41"},
+	{Path: "references/REFERENCE.md", Mode: 0o644, Size: 165, SHA256: "f1b4ee44e522715cc7aa0aea987b2e32704d4aab5f3cb068468fc3b2ddf692fb"},
+	{Path: "scripts/extract_text.sh", Mode: 0o755, Size: 104, SHA256: "0283fe7983d35b69e6d0b40dc734e170ceada7afefbfd233aa1d983f8a64bc2b"},
 }
 
 //go:embed skills_data/0283fe7983d35b69e6d0b40dc734e170ceada7afefbfd233aa1d983f8a64bc2b
