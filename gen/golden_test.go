@@ -166,6 +166,7 @@ func generateCase(t *testing.T, c *casetest.Case, casesDir string) bool {
 			t.Errorf("the generated file holds the absolute path %s", abs)
 		}
 	}
+	checkGofmt(t, res.GoSource())
 	c.Check(t, "skills_gen.go", string(res.GoSource()))
 	var files strings.Builder
 	for _, f := range res.Files {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -70,16 +71,97 @@ func blobsOf(p *compile.Program) ([]*blob, map[[32]byte]*blob) {
 }
 
 // render writes the Go source of the generated package.
+//
+// The file has two parts. jennifer builds the skeleton as values (header,
+// imports, version handshake, Registry, the table) and go/format lays it
+// out. The data it refers to (one line per workflow, file, entry, grant and
+// notification, and one go:embed per blob) is regular, large and flat, so
+// it is written by the small serializer in rows.go directly in the layout
+// gofmt gives it; formatting it was most of the run time of generate (the
+// printer measures every element before printing it). TestGeneratedIsGofmt
+// checks that gofmt leaves every generated file unchanged.
 func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*blob) ([]byte, error) {
+	var wf, files rows
+	var grants, entries []entry
+	var rtWorkflows []runtime.Workflow
+	for _, w := range p.Workflows {
+		wf.row()
+		wf.str("Slug", w.Slug)
+		wf.str("Description", w.Description)
+		wf.flag("ModelInvocation", w.ModelInvocation)
+		wf.flag("UserInvocable", w.UserInvocable)
+		if len(w.Requires) > 0 {
+			wf.key("Requires")
+			wf.open("[]string")
+			for _, r := range w.Requires {
+				wf.quoted(r)
+			}
+			wf.close()
+		}
+		kind, filesVar := "runtime.KindWorkflow", ""
+		if w.Source.Kind == compile.KindSkill {
+			kind, filesVar = "runtime.KindSkill", "files_"+strings.ReplaceAll(w.Slug, "-", "_")
+			var skillBlob string
+			files.decl("")
+			files.beginSlice(filesVar, "runtime.File")
+			for _, fl := range w.Files {
+				b := byHash[fl.SHA256]
+				if fl.Path == w.SkillFile {
+					skillBlob = b.id
+				}
+				mode := "0o" + strconv.FormatUint(uint64(fl.Mode.Perm()), 8)
+				files.row()
+				files.str("Path", fl.Path)
+				files.raw("Mode", mode)
+				files.int("Size", fl.Size)
+				files.str("SHA256", b.name)
+				files.endRow()
+				entries = append(entries, entry{path: w.Slug + "/" + fl.Path, mode: mode, blob: b.id})
+			}
+			files.endSlice()
+			// The body is the SKILL.md after its frontmatter: a slice of the
+			// embedded file, so its bytes are stored once.
+			wf.raw("Body", skillBlob+"["+strconv.Itoa(w.BodyStart)+":]")
+			grants = append(grants, entry{path: w.Slug})
+		} else {
+			wf.str("Body", w.Body)
+		}
+		wf.key("Source")
+		wf.open("runtime.Source")
+		wf.raw("Kind", kind)
+		wf.str("Path", w.Source.Path)
+		wf.close()
+		wf.str("License", w.License)
+		wf.str("Compatibility", w.Compatibility)
+		wf.str("AllowedTools", w.AllowedTools)
+		if len(w.Metadata) > 0 {
+			wf.key("Metadata")
+			wf.open("[]runtime.Meta")
+			for _, m := range w.Metadata {
+				wf.key("")
+				wf.open("")
+				wf.str("Key", m.Key)
+				wf.str("Value", m.Value)
+				wf.close()
+			}
+			wf.close()
+		}
+		if filesVar != "" {
+			wf.raw("Files", filesVar)
+		}
+		wf.endRow()
+		rtWorkflows = append(rtWorkflows, runtime.Workflow{Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation})
+	}
+	resident := runtime.FormatResident(rtWorkflows)
+
+	// The skeleton, as values.
 	f := jen.NewFile(pkg)
 	f.HeaderComment(Header)
 	f.ImportName(runtimePath, "runtime")
 	if len(blobs) > 0 {
 		f.Anon("embed")
 	}
-
 	rt := func(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
-
 	f.Comment("The generated code and the runtime package shake hands at compile time.")
 	f.Comment("If the first line fails to compile, this file is older than the runtime: run")
 	f.Comment("go generate with a newer skillgen. If the second fails, the runtime is older")
@@ -88,132 +170,95 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(runtime.GenVersion).Op("-").Add(rt("MinVersion"))),
 		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("MaxVersion").Op("-").Lit(runtime.GenVersion)),
 	)
-
 	f.Comment("Registry serves the workflows and skill files compiled into this package.")
 	f.Var().Id("Registry").Op("=").Add(rt("New")).Call(jen.Op("&").Id("table"))
 	f.Line()
-
-	// The table: static data, laid out by the linker. Only the skill bodies,
-	// slices of their embedded SKILL.md, are assigned at init.
-	var wfs, entries, grants, notes []jen.Code
-	var rtWorkflows []runtime.Workflow
-	type entry struct {
-		path string
-		mode string
-		blob string
-	}
-	var files []entry
-	var fileDecls []jen.Code
-	for _, w := range p.Workflows {
-		var fields []jen.Code
-		set := func(name string, v jen.Code) { fields = append(fields, kv(name, v)) }
-		setBool := func(name string, v bool) {
-			if v {
-				set(name, jen.True())
-			}
-		}
-		setStr := func(name, v string) {
-			if v != "" {
-				set(name, jen.Lit(v))
-			}
-		}
-		kind := "KindWorkflow"
-		if w.Source.Kind == compile.KindSkill {
-			kind = "KindSkill"
-		}
-		set("Slug", jen.Lit(w.Slug))
-		set("Description", jen.Lit(w.Description))
-		setBool("ModelInvocation", w.ModelInvocation)
-		setBool("UserInvocable", w.UserInvocable)
-		if len(w.Requires) > 0 {
-			set("Requires", jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, r := range w.Requires {
-					g.Lit(r)
-				}
-			}))
-		}
-		var filesVar string
-		if w.Source.Kind == compile.KindSkill {
-			var skillBlob string
-			var rows []jen.Code
-			for _, fl := range w.Files {
-				b := byHash[fl.SHA256]
-				if fl.Path == w.SkillFile {
-					skillBlob = b.id
-				}
-				mode := fmt.Sprintf("0o%o", fl.Mode)
-				rows = append(rows, jen.Values(kv("Path", jen.Lit(fl.Path)), kv("Mode", jen.Op(mode)),
-					kv("Size", jen.Lit(int(fl.Size))), kv("SHA256", jen.Lit(b.name))))
-				files = append(files, entry{path: w.Slug + "/" + fl.Path, mode: mode, blob: b.id})
-			}
-			// Each skill's files are a declaration of their own: still static
-			// data, and no deeply nested literal for the formatter to measure.
-			filesVar = "files_" + strings.ReplaceAll(w.Slug, "-", "_")
-			fileDecls = append(fileDecls, jen.Var().Id(filesVar).Op("=").Index().Add(rt("File")).Values(multiline(rows)...))
-			// The body is the SKILL.md after its frontmatter: a slice of the
-			// embedded file, so its bytes are stored once.
-			set("Body", jen.Id(skillBlob).Index(jen.Lit(w.BodyStart), jen.Empty()))
-			grants = append(grants, jen.Values(kv("Target", jen.Lit(w.Slug)), kv("Permission", rt("Read")), kv("Recursive", jen.True())))
-		} else {
-			setStr("Body", w.Body)
-		}
-		set("Source", rt("Source").Values(kv("Kind", rt(kind)), kv("Path", jen.Lit(w.Source.Path))))
-		setStr("License", w.License)
-		setStr("Compatibility", w.Compatibility)
-		setStr("AllowedTools", w.AllowedTools)
-		if len(w.Metadata) > 0 {
-			var ms []jen.Code
-			for _, m := range w.Metadata {
-				ms = append(ms, jen.Values(kv("Key", jen.Lit(m.Key)), kv("Value", jen.Lit(m.Value))))
-			}
-			set("Metadata", jen.Index().Add(rt("Meta")).Values(ms...))
-		}
-		if filesVar != "" {
-			set("Files", jen.Id(filesVar))
-		}
-		wfs = append(wfs, jen.Values(multiline(fields)...))
-		rtWorkflows = append(rtWorkflows, runtime.Workflow{Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation})
-	}
-	slices.SortFunc(files, func(a, b entry) int { return strings.Compare(a.path, b.path) })
-	for _, e := range files {
-		entries = append(entries, jen.Values(kv("Path", jen.Lit(e.path)), kv("Mode", jen.Op(e.mode)), kv("Data", jen.Op("&").Id(e.blob))))
-	}
-	for _, n := range p.Notifications {
-		notes = append(notes, jen.Values(kv("Code", jen.Lit(n.Code)), kv("Message", jen.Lit(n.Message))))
-	}
-
-	var table []jen.Code
-	list := func(field, elem string, items []jen.Code) {
-		if len(items) > 0 {
-			table = append(table, kv(field, jen.Index().Add(rt(elem)).Values(multiline(items)...)))
+	var fields []jen.Code
+	ref := func(field, name string, present bool) {
+		if present {
+			fields = append(fields, kv(field, jen.Id(name)))
 		}
 	}
-	list("Workflows", "Workflow", wfs)
-	list("Entries", "Entry", entries)
-	list("Grants", "Grant", grants)
-	list("Notifications", "Notification", notes)
-	if resident := runtime.FormatResident(rtWorkflows); resident != "" {
-		table = append(table, kv("Resident", jen.Lit(resident)))
-	}
-	f.Comment("table is static data laid out by the linker; only the skill bodies,")
-	f.Comment("slices of their embedded SKILL.md, are assigned at init.")
-	f.Var().Id("table").Op("=").Add(rt("Table")).Values(multiline(table)...)
-	for _, d := range fileDecls {
-		f.Line()
-		f.Add(d)
-	}
-
-	for _, b := range blobs {
-		f.Line()
-		f.Comment("//go:embed " + path.Join(DataDir, b.name))
-		f.Var().Id(b.id).String()
-	}
-
+	ref("Workflows", "workflows", len(p.Workflows) > 0)
+	ref("Entries", "entries", len(entries) > 0)
+	ref("Grants", "grants", len(grants) > 0)
+	ref("Notifications", "notifications", len(p.Notifications) > 0)
+	ref("Resident", "resident", resident != "")
+	f.Comment("table and everything below are static data laid out by the linker; only")
+	f.Comment("the skill bodies, slices of their embedded SKILL.md, are assigned at init.")
+	f.Var().Id("table").Op("=").Add(rt("Table")).Values(multiline(fields)...)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", GoFileName, err)
 	}
-	return buf.Bytes(), nil
+
+	// The data, serialized row by row.
+	out := rows{b: buf.Bytes()}
+	if len(p.Workflows) > 0 {
+		out.decl("One workflow per line, sorted by slug.")
+		out.beginSlice("workflows", "runtime.Workflow")
+		out.b = append(out.b, wf.b...)
+		out.endSlice()
+	}
+	if len(entries) > 0 {
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+		out.decl("Every skill file as served by FS, sorted by path.")
+		out.beginSlice("entries", "runtime.Entry")
+		for _, e := range entries {
+			out.row()
+			out.str("Path", e.path)
+			out.raw("Mode", e.mode)
+			out.raw("Data", "&"+e.blob)
+			out.endRow()
+		}
+		out.endSlice()
+	}
+	if len(grants) > 0 {
+		out.decl("One read grant per ingested skill.")
+		out.beginSlice("grants", "runtime.Grant")
+		for _, g := range grants {
+			out.row()
+			out.str("Target", g.path)
+			out.raw("Permission", "runtime.Read")
+			out.raw("Recursive", "true")
+			out.endRow()
+		}
+		out.endSlice()
+	}
+	if len(p.Notifications) > 0 {
+		out.decl("Build-time notifications, in resolution order.")
+		out.beginSlice("notifications", "runtime.Notification")
+		for _, n := range p.Notifications {
+			out.row()
+			out.str("Code", n.Code)
+			out.str("Message", n.Message)
+			out.endRow()
+		}
+		out.endSlice()
+	}
+	if resident != "" {
+		out.decl("")
+		out.b = append(out.b, "const resident = "...)
+		out.b = strconv.AppendQuote(out.b, resident)
+		out.b = append(out.b, '\n')
+	}
+	out.b = append(out.b, files.b...)
+	for _, b := range blobs {
+		out.decl("")
+		out.b = append(out.b, "//go:embed "...)
+		out.b = append(out.b, path.Join(DataDir, b.name)...)
+		out.b = append(out.b, "\nvar "...)
+		out.b = append(out.b, b.id...)
+		out.b = append(out.b, " string\n"...)
+	}
+	return out.b, nil
+}
+
+// entry is one row of the FS table.
+type entry struct {
+	path string
+	mode string
+	blob string
 }
 
 // multiline puts each element of a composite literal on its own line.

@@ -249,7 +249,7 @@ func blobIntact(fsys outputFS, name string, b *blob) bool {
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, err := compile.CopyBuffered(h, f)
 	return err == nil && n == b.file.Size && hex.EncodeToString(h.Sum(nil)) == b.name
 }
 
@@ -263,7 +263,7 @@ func writeBlob(fsys outputFS, dataDir string, b *blob) error {
 		}
 		defer src.Close()
 		h := sha256.New()
-		if _, err := io.Copy(io.MultiWriter(w, h), src); err != nil {
+		if _, err := compile.CopyBuffered(io.MultiWriter(w, h), src); err != nil {
 			return err
 		}
 		if hex.EncodeToString(h.Sum(nil)) != b.name {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"go/format"
 	"os"
 	"os/exec"
 	"path"
@@ -27,6 +29,11 @@ func generateInto(t *testing.T, ws, out string) *gen.Result {
 	}
 	if _, err := res.Write(); err != nil {
 		t.Fatal(err)
+	}
+	// The data part of the file is serialized without go/format (gen/rows.go);
+	// at scale too, gofmt must have nothing to change.
+	if formatted, err := format.Source(res.GoSource()); err != nil || !bytes.Equal(formatted, res.GoSource()) {
+		t.Errorf("gofmt changes the generated file of %s (err %v)", ws, err)
 	}
 	return res
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -160,14 +161,17 @@ func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return fail(CodeReadFailed, "file changed while it was read")
 	}
-	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	// Sized from the stat, so the bytes are read into one allocation.
+	var b bytes.Buffer
+	b.Grow(int(min(info.Size(), max)) + bytes.MinRead)
+	_, err = b.ReadFrom(io.LimitReader(f, max+1))
 	switch {
 	case err != nil:
 		return fail(CodeReadFailed, "cannot read file: %v", err)
-	case int64(len(src)) > max:
+	case int64(b.Len()) > max:
 		return fail(CodeFileTooLarge, "file is over %d bytes", max)
 	}
-	return src, nil
+	return b.Bytes(), nil
 }
 
 // hashFile computes the SHA-256 of f's bytes, streaming, and checks that the
@@ -188,7 +192,7 @@ func hashFile(f *File) error {
 		return fmt.Errorf("%s changed while skillgen was reading it", f.Src)
 	}
 	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(r, f.Size+1))
+	n, err := CopyBuffered(h, io.LimitReader(r, f.Size+1))
 	if err != nil {
 		return err
 	}
@@ -221,4 +225,17 @@ func (f *File) Open() (io.ReadCloser, error) {
 // never supplies bytes.
 func (f *File) same(opened fs.FileInfo) bool {
 	return f.seen == nil || os.SameFile(f.seen, opened)
+}
+
+// copyBufs are the buffers of CopyBuffered: one per concurrent copy instead
+// of a fresh 32 KiB per file.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// CopyBuffered is io.Copy through a pooled buffer. It never hands the copy
+// to the source's WriteTo, so the destination sees every byte (a hash
+// beside the file being written, say).
+func CopyBuffered(dst io.Writer, src io.Reader) (int64, error) {
+	buf := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(buf)
+	return io.CopyBuffer(dst, struct{ io.Reader }{src}, *buf)
 }

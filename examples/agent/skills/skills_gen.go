@@ -19,85 +19,55 @@ const (
 // Registry serves the workflows and skill files compiled into this package.
 var Registry = runtime.New(&table)
 
-// table is static data laid out by the linker; only the skill bodies,
-// slices of their embedded SKILL.md, are assigned at init.
+// table and everything below are static data laid out by the linker; only
+// the skill bodies, slices of their embedded SKILL.md, are assigned at init.
 var table = runtime.Table{
-	Workflows: []runtime.Workflow{
-		{
-			Slug:            "code-review",
-			Description:     "Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.",
-			ModelInvocation: true,
-			UserInvocable:   true,
-			Body:            blobd92d0c9be6bc5753[241:],
-			Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/code-review/SKILL.md"},
-			AllowedTools:    "Read Grep Bash(git diff:*)",
-			Metadata:        []runtime.Meta{{Key: "owner", Value: "platform-team"}},
-			Files:           files_code_review,
-		},
-		{
-			Slug:            "data-analysis",
-			Description:     "Load a CSV file, summarize its columns and plot distributions.\nUse for quick exploratory analysis of tabular data.",
-			ModelInvocation: true,
-			UserInvocable:   true,
-			Body:            blobf454b9f1af4b5cf2[176:],
-			Source:          runtime.Source{Kind: runtime.KindSkill, Path: "shared-skills/data-analysis/SKILL.md"},
-			License:         "MIT",
-			Files:           files_data_analysis,
-		},
-		{
-			Slug:            "pdf-tools",
-			Description:     "Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.",
-			ModelInvocation: true,
-			UserInvocable:   true,
-			Body:            blob9ebf427d45d22f1c[313:],
-			Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/pdf-tools/SKILL.md"},
-			License:         "Apache-2.0",
-			Compatibility:   "Requires poppler-utils (pdftotext) on the PATH",
-			Metadata:        []runtime.Meta{{Key: "author", Value: "example-org"}, {Key: "version", Value: "1.0"}},
-			Files:           files_pdf_tools,
-		},
-		{
-			Slug:            "release",
-			Description:     "Cut a release of this repository the way we do it in-house (tag, changelog, announcement).",
-			ModelInvocation: true,
-			UserInvocable:   true,
-			Requires:        []string{"release-policy", "changelog-style"},
-			Body:            "# Release\n\n1. Check that `main` is green.\n2. Update CHANGELOG.md from the merged pull requests since the last tag.\n3. Tag `vX.Y.Z`, push the tag, and post the announcement.\n",
-			Source:          runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/release.md"},
-		},
-		{
-			Slug:          "standup",
-			Description:   "Summarize yesterday's commits and open pull requests for the daily stand-up.",
-			UserInvocable: true,
-			Body:          "List the commits merged since yesterday 09:00 and the open pull requests\nassigned to me, grouped by repository. Keep it under ten lines.\n",
-			Source:        runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/standup.md"},
-		},
-	},
-	Entries: []runtime.Entry{
-		{Path: "code-review/SKILL.md", Mode: 0o644, Data: &blobd92d0c9be6bc5753},
-		{Path: "code-review/references/checklist.md", Mode: 0o644, Data: &blob2c0fbc42dd6058c1},
-		{Path: "code-review/scripts/lint.py", Mode: 0o755, Data: &blob678ffa3bcdad9915},
-		{Path: "data-analysis/SKILL.md", Mode: 0o644, Data: &blobf454b9f1af4b5cf2},
-		{Path: "data-analysis/assets/sample.csv", Mode: 0o644, Data: &blobf39f32baae813c13},
-		{Path: "data-analysis/references/pandas.md", Mode: 0o644, Data: &blob8bbfc8ccddc2e687},
-		{Path: "data-analysis/scripts/summarize.py", Mode: 0o755, Data: &blob5d7344162cee7435},
-		{Path: "pdf-tools/SKILL.md", Mode: 0o644, Data: &blob9ebf427d45d22f1c},
-		{Path: "pdf-tools/assets/form-template.txt", Mode: 0o644, Data: &blobe5e176919224be0e},
-		{Path: "pdf-tools/references/REFERENCE.md", Mode: 0o644, Data: &blobf1b4ee44e522715c},
-		{Path: "pdf-tools/scripts/extract_text.sh", Mode: 0o755, Data: &blob0283fe7983d35b69},
-	},
-	Grants: []runtime.Grant{
-		{Target: "code-review", Permission: runtime.Read, Recursive: true},
-		{Target: "data-analysis", Permission: runtime.Read, Recursive: true},
-		{Target: "pdf-tools", Permission: runtime.Read, Recursive: true},
-	},
-	Notifications: []runtime.Notification{
-		{Code: "shadowed", Message: "skill /release from skill (.claude/skills/release/SKILL.md) was shadowed by existing workspace workflow (.insomnia/memory/workflow/release.md)"},
-		{Code: "shadowed", Message: "skill /code-review from skill (shared-skills/code-review/SKILL.md) was shadowed by existing skill (.claude/skills/code-review/SKILL.md)"},
-		{Code: "skipped", Message: "skill /legacy-notes from skill (shared-skills/legacy-notes/SKILL.md) was skipped: name \"legacy_notes\" is invalid: only lowercase letters a-z, digits 0-9 and hyphens are allowed [name-invalid]"},
-	},
-	Resident: "## Workflows\n\nRun one by its slug as /<slug>.\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n",
+	Workflows:     workflows,
+	Entries:       entries,
+	Grants:        grants,
+	Notifications: notifications,
+	Resident:      resident,
 }
+
+// One workflow per line, sorted by slug.
+var workflows = []runtime.Workflow{
+	{Slug: "code-review", Description: "Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.", ModelInvocation: true, UserInvocable: true, Body: blobd92d0c9be6bc5753[241:], Source: runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/code-review/SKILL.md"}, AllowedTools: "Read Grep Bash(git diff:*)", Metadata: []runtime.Meta{{Key: "owner", Value: "platform-team"}}, Files: files_code_review},
+	{Slug: "data-analysis", Description: "Load a CSV file, summarize its columns and plot distributions.\nUse for quick exploratory analysis of tabular data.", ModelInvocation: true, UserInvocable: true, Body: blobf454b9f1af4b5cf2[176:], Source: runtime.Source{Kind: runtime.KindSkill, Path: "shared-skills/data-analysis/SKILL.md"}, License: "MIT", Files: files_data_analysis},
+	{Slug: "pdf-tools", Description: "Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.", ModelInvocation: true, UserInvocable: true, Body: blob9ebf427d45d22f1c[313:], Source: runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/pdf-tools/SKILL.md"}, License: "Apache-2.0", Compatibility: "Requires poppler-utils (pdftotext) on the PATH", Metadata: []runtime.Meta{{Key: "author", Value: "example-org"}, {Key: "version", Value: "1.0"}}, Files: files_pdf_tools},
+	{Slug: "release", Description: "Cut a release of this repository the way we do it in-house (tag, changelog, announcement).", ModelInvocation: true, UserInvocable: true, Requires: []string{"release-policy", "changelog-style"}, Body: "# Release\n\n1. Check that `main` is green.\n2. Update CHANGELOG.md from the merged pull requests since the last tag.\n3. Tag `vX.Y.Z`, push the tag, and post the announcement.\n", Source: runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/release.md"}},
+	{Slug: "standup", Description: "Summarize yesterday's commits and open pull requests for the daily stand-up.", UserInvocable: true, Body: "List the commits merged since yesterday 09:00 and the open pull requests\nassigned to me, grouped by repository. Keep it under ten lines.\n", Source: runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/standup.md"}},
+}
+
+// Every skill file as served by FS, sorted by path.
+var entries = []runtime.Entry{
+	{Path: "code-review/SKILL.md", Mode: 0o644, Data: &blobd92d0c9be6bc5753},
+	{Path: "code-review/references/checklist.md", Mode: 0o644, Data: &blob2c0fbc42dd6058c1},
+	{Path: "code-review/scripts/lint.py", Mode: 0o755, Data: &blob678ffa3bcdad9915},
+	{Path: "data-analysis/SKILL.md", Mode: 0o644, Data: &blobf454b9f1af4b5cf2},
+	{Path: "data-analysis/assets/sample.csv", Mode: 0o644, Data: &blobf39f32baae813c13},
+	{Path: "data-analysis/references/pandas.md", Mode: 0o644, Data: &blob8bbfc8ccddc2e687},
+	{Path: "data-analysis/scripts/summarize.py", Mode: 0o755, Data: &blob5d7344162cee7435},
+	{Path: "pdf-tools/SKILL.md", Mode: 0o644, Data: &blob9ebf427d45d22f1c},
+	{Path: "pdf-tools/assets/form-template.txt", Mode: 0o644, Data: &blobe5e176919224be0e},
+	{Path: "pdf-tools/references/REFERENCE.md", Mode: 0o644, Data: &blobf1b4ee44e522715c},
+	{Path: "pdf-tools/scripts/extract_text.sh", Mode: 0o755, Data: &blob0283fe7983d35b69},
+}
+
+// One read grant per ingested skill.
+var grants = []runtime.Grant{
+	{Target: "code-review", Permission: runtime.Read, Recursive: true},
+	{Target: "data-analysis", Permission: runtime.Read, Recursive: true},
+	{Target: "pdf-tools", Permission: runtime.Read, Recursive: true},
+}
+
+// Build-time notifications, in resolution order.
+var notifications = []runtime.Notification{
+	{Code: "shadowed", Message: "skill /release from skill (.claude/skills/release/SKILL.md) was shadowed by existing workspace workflow (.insomnia/memory/workflow/release.md)"},
+	{Code: "shadowed", Message: "skill /code-review from skill (shared-skills/code-review/SKILL.md) was shadowed by existing skill (.claude/skills/code-review/SKILL.md)"},
+	{Code: "skipped", Message: "skill /legacy-notes from skill (shared-skills/legacy-notes/SKILL.md) was skipped: name \"legacy_notes\" is invalid: only lowercase letters a-z, digits 0-9 and hyphens are allowed [name-invalid]"},
+}
+
+const resident = "## Workflows\n\nRun one by its slug as /<slug>.\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n"
 
 var files_code_review = []runtime.File{
 	{Path: "SKILL.md", Mode: 0o644, Size: 430, SHA256: "d92d0c9be6bc57538d28011ede00326e142eabc8bd0dd77fb792a4b0e5a81675"},
