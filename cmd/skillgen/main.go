@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -54,7 +55,18 @@ exit status: 0 ok (warnings allowed), 1 errors or stale output, 2 usage
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// skillgen is a short-lived process that keeps most of what it
+	// allocates (skill texts, the table) until it exits; collecting early
+	// only costs time. GOGC, when set, still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	// Diagnostics can run to thousands of lines: write them in blocks.
+	stdout, stderr := bufio.NewWriter(os.Stdout), bufio.NewWriter(os.Stderr)
+	code := run(os.Args[1:], stdout, stderr)
+	stdout.Flush()
+	stderr.Flush()
+	os.Exit(code)
 }
 
 const (

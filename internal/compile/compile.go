@@ -132,10 +132,10 @@ func (c *compiler) run() *Program {
 	// Skill candidates of every root, in effective order.
 	type rootSkills struct {
 		root Root
-		dirs []string
+		dirs []skillDir
 	}
 	var all []rootSkills
-	var dirs []string
+	var dirs []skillDir
 	for _, r := range roots {
 		ds, err := listSkillDirs(r.Dir)
 		if err != nil {
@@ -253,7 +253,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 	Parallel(len(skills), func(i int) {
 		s, w := skills[i], wfs[i]
 		ds := &diags{skill: s.name}
-		w.Files = walkSkill(s.dir, s.realDir, c.cfg.Hidden, ds)
+		w.Files = walkSkill(s.dir, s.realDir, s.entries, c.cfg.Hidden, true, ds)
 		slices.SortFunc(w.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 		for j := range w.Files {
 			if f := &w.Files[j]; f.Path == s.file {
@@ -366,7 +366,7 @@ func Validate(paths []string, hidden bool) (results []ValidateResult, ds []Diagn
 				return
 			}
 			w := &diags{skill: s.name}
-			walkSkill(s.dir, s.realDir, hidden, w)
+			walkSkill(s.dir, s.realDir, s.entries, hidden, false, w)
 			walked[i] = w.list
 		})
 		for i, s := range skills {

@@ -27,11 +27,18 @@ func within(dir, path string) bool {
 // ever followed, and directory symlinks are not followed at all (so no loop
 // is possible). Special files are skipped without being opened. Sizes come
 // from the directory walk; nothing is read here.
-func walkSkill(dir, realDir string, hidden bool, ds *diags) []File {
+//
+// top, when not nil, is the listing of realDir already made; withInfo is
+// false when sizes and modes are not needed (validate), which saves an
+// lstat per file.
+func walkSkill(dir, realDir string, top []fs.DirEntry, hidden, withInfo bool, ds *diags) []File {
 	var files []File
 	var walk func(osDir, rel string)
 	walk = func(osDir, rel string) {
-		entries, err := os.ReadDir(osDir)
+		entries, err := top, error(nil)
+		if rel != "" || top == nil {
+			entries, err = os.ReadDir(osDir)
+		}
 		if err != nil {
 			ds.file = filepath.Join(dir, filepath.FromSlash(rel))
 			ds.warnf(CodeReadFailed, 0, 0, "cannot list directory: %v", errors.Unwrap(err))
@@ -59,6 +66,8 @@ func walkSkill(dir, realDir string, hidden bool, ds *diags) []File {
 			switch t := e.Type(); {
 			case t.IsDir():
 				walk(osPath, relName)
+			case t.IsRegular() && !withInfo:
+				files = append(files, File{Path: relName, Src: osPath})
 			case t.IsRegular():
 				info, err := e.Info()
 				if err != nil {

@@ -294,7 +294,7 @@ func TestHostileSwappedAfterWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := &diags{}
-	files := walkSkill(skill, skill, false, ds)
+	files := walkSkill(skill, skill, nil, false, true, ds)
 	byPath := map[string]*File{}
 	for i := range files {
 		byPath[files[i].Path] = &files[i]

@@ -22,7 +22,8 @@ type skill struct {
 	src     []byte
 	meta    SkillMeta
 	diags   []Diagnostic
-	found   bool // the directory holds a skill file
+	found   bool          // the directory holds a skill file
+	entries []fs.DirEntry // the listing of realDir, reused by the walk
 }
 
 func (s *skill) valid() bool { return s.found && !HasErrors(s.diags) }
@@ -41,53 +42,74 @@ func (s *skill) firstError() Diagnostic {
 	return Diagnostic{}
 }
 
+// skillDir is a candidate skill directory under a root.
+type skillDir struct {
+	path string // <root>/<name>, as listed
+	real string // symlinks resolved; "" until known (the entry is a symlink)
+}
+
 // listSkillDirs returns the skill directory candidates of a root: its
 // subdirectories (symlinks to directories followed), dot-directories left
-// out, in byte order of name. ok is false when the root cannot be listed.
-func listSkillDirs(root string) (dirs []string, err error) {
+// out, in byte order of name. The root is resolved once, so a plain
+// subdirectory's real path needs no further lookups.
+func listSkillDirs(root string) ([]skillDir, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, err
 	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err == nil {
+		realRoot, err = filepath.Abs(realRoot)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var dirs []skillDir
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		p := filepath.Join(root, name)
+		d := skillDir{path: filepath.Join(root, name)}
 		switch {
 		case e.IsDir():
+			d.real = filepath.Join(realRoot, name)
 		case e.Type()&fs.ModeSymlink != 0:
-			if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			if info, err := os.Stat(d.path); err != nil || !info.IsDir() {
 				continue
 			}
 		default:
 			continue
 		}
-		dirs = append(dirs, p)
+		dirs = append(dirs, d)
 	}
 	return dirs, nil
 }
 
 // loadSkill reads and validates the skill in dir. A directory without a
 // skill file is not a skill: found stays false and nothing is reported.
-func loadSkill(dir string) *skill {
-	s := &skill{name: filepath.Base(dir), dir: dir}
+func loadSkill(d skillDir) *skill {
+	s := &skill{name: filepath.Base(d.path), dir: d.path}
 	ds := &diags{skill: s.name}
 	defer func() { s.diags = append(s.diags, ds.list...) }()
 
-	real, err := filepath.EvalSymlinks(dir)
-	if err == nil {
-		real, err = filepath.Abs(real)
-	}
-	if err != nil {
-		return s
+	real := d.real
+	if real == "" {
+		var err error
+		real, err = filepath.EvalSymlinks(d.path)
+		if err == nil {
+			real, err = filepath.Abs(real)
+		}
+		if err != nil {
+			return s
+		}
 	}
 	s.realDir = real
 	entries, err := os.ReadDir(real)
 	if err != nil {
 		return s
 	}
+	s.entries = entries
 	var entry fs.DirEntry
 	for _, name := range []string{SkillFile, SkillFileLower} {
 		for _, e := range entries {
@@ -121,10 +143,10 @@ func loadSkill(dir string) *skill {
 		}
 		osPath = f.Src
 	}
-	src, d := readRegular(osPath, MaxSkillMDSize, s.name)
-	if d != nil {
-		d.File = ds.file
-		ds.list = append(ds.list, *d)
+	src, diag := readRegular(osPath, MaxSkillMDSize, s.name)
+	if diag != nil {
+		diag.File = ds.file
+		ds.list = append(ds.list, *diag)
 		return s
 	}
 	if src == nil {
@@ -146,7 +168,7 @@ func findSkillsInPath(p string) (skills []*skill, err error) {
 	if !info.IsDir() {
 		return []*skill{loadSkillFile(p)}, nil
 	}
-	if s := loadSkill(p); s.found {
+	if s := loadSkill(skillDir{path: p}); s.found {
 		return []*skill{s}, nil
 	}
 	dirs, err := listSkillDirs(p)
