@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/skillgen/skillgen/internal/compile"
 	"github.com/skillgen/skillgen/internal/corpus"
@@ -91,9 +92,22 @@ func BenchmarkWrite(b *testing.B) {
 // BenchmarkRegenerate is a whole no-op `skillgen generate`: compile,
 // render and compare with an up-to-date output.
 func BenchmarkRegenerate(b *testing.B) {
+	b.Run("uncached", func(b *testing.B) { benchRegenerate(b, "") })
+	b.Run("cached", func(b *testing.B) { benchRegenerate(b, b.TempDir()) })
+}
+
+func benchRegenerate(b *testing.B, cacheDir string) {
 	cfg, _ := benchWorkspace(b)
+	cfg.CacheDir = cacheDir
 	if _, err := benchGenerate(b, cfg).Write(); err != nil {
 		b.Fatal(err)
+	}
+	if cacheDir != "" {
+		// Past the cache's racy window, then one run to warm it.
+		time.Sleep(2100 * time.Millisecond)
+		if _, err := benchGenerate(b, cfg).Write(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for b.Loop() {
 		rep, err := benchGenerate(b, cfg).Write()

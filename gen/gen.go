@@ -9,6 +9,8 @@ package gen
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/token"
 	"os"
@@ -54,6 +56,14 @@ type Config struct {
 
 	MaxFileSize  int64 // 0 means DefaultMaxFileSize
 	MaxTotalSize int64 // 0 means DefaultMaxTotalSize
+
+	// CacheDir, when set, keeps a cache of file hashes there (one file per
+	// output directory), so that a run over unchanged inputs and output
+	// reads neither again: what go generate runs on every build. A file is
+	// trusted only while its size, times, inode and device are as when it
+	// was hashed. "" (the default) caches nothing; skillgen check never
+	// caches.
+	CacheDir string
 }
 
 // Summary counts what a run compiled.
@@ -83,10 +93,12 @@ type Result struct {
 	Out           string // the output directory, absolute
 	Package       string
 
-	registry *runtime.Registry
+	prog     *compile.Program
+	registry *runtime.Registry // built on first use
 	goSrc    []byte
 	blobs    []*blob
 	fsys     outputFS
+	cache    *compile.HashCache // nil: no cache
 }
 
 // OK reports whether the run had no errors (and so can be written).
@@ -94,7 +106,13 @@ func (r *Result) OK() bool { return !compile.HasErrors(r.Diagnostics) }
 
 // Registry returns the table as the generated package will serve it, for
 // previews (list, prompt). It holds no file contents: its FS is empty.
-func (r *Result) Registry() *runtime.Registry { return r.registry }
+// It is nil when the run has errors.
+func (r *Result) Registry() *runtime.Registry {
+	if r.registry == nil && r.prog != nil {
+		r.registry = runtime.New(previewTable(r.prog))
+	}
+	return r.registry
+}
 
 // Generate compiles the workspace and renders the package in memory. It
 // writes nothing. Problems with the input are in Diagnostics (and make OK
@@ -127,11 +145,17 @@ func Generate(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("invalid package name %q", pkg)
 	}
 
+	var cache *compile.HashCache
+	if cfg.CacheDir != "" {
+		sum := sha256.Sum256([]byte(out))
+		cache = compile.OpenHashCache(filepath.Join(cfg.CacheDir, "hashes-"+hex.EncodeToString(sum[:8])))
+	}
 	prog, diags := compile.Compile(compile.Config{
 		Dir: dir, Manifests: cfg.Manifests, Workspace: cfg.Workspace, Home: cfg.Home,
 		Strict: cfg.Strict, Hidden: cfg.Hidden, MaxFileSize: cfg.MaxFileSize, MaxTotalSize: cfg.MaxTotalSize,
+		HashCache: cache,
 	})
-	r := &Result{Diagnostics: diags, Out: out, Package: pkg, fsys: osFS{}}
+	r := &Result{Diagnostics: diags, Out: out, Package: pkg, fsys: osFS{}, cache: cache}
 	if prog == nil {
 		return r, nil
 	}
@@ -143,7 +167,7 @@ func Generate(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	r.goSrc, r.blobs = src, blobs
-	r.registry = runtime.New(previewTable(prog))
+	r.prog = prog
 	r.Files = append(r.Files, File{Path: GoFileName, Size: int64(len(src))})
 	for _, b := range blobs {
 		r.Files = append(r.Files, File{Path: DataDir + "/" + b.name, Size: b.file.Size})
@@ -183,7 +207,7 @@ func previewTable(p *compile.Program) *runtime.Table {
 	for _, w := range p.Workflows {
 		rw := runtime.Workflow{
 			Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation, UserInvocable: w.UserInvocable,
-			Requires: w.Requires, Body: w.Body, License: w.License, Compatibility: w.Compatibility, AllowedTools: w.AllowedTools,
+			Requires: w.Requires, Body: w.BodyText(), License: w.License, Compatibility: w.Compatibility, AllowedTools: w.AllowedTools,
 			Source: runtime.Source{Kind: runtime.KindWorkflow, Path: w.Source.Path},
 		}
 		if w.Source.Kind == compile.KindSkill {

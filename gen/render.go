@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	goruntime "runtime"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/skillgen/skillgen/internal/compile"
@@ -81,76 +83,22 @@ func blobsOf(p *compile.Program) ([]*blob, map[[32]byte]*blob) {
 // printer measures every element before printing it). TestGeneratedIsGofmt
 // checks that gofmt leaves every generated file unchanged.
 func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*blob) ([]byte, error) {
+	// The rows of each workflow, and of its files, do not depend on each
+	// other: build them in chunks on every core, then join them in order.
+	chunks := make([]renderedChunk, min(len(p.Workflows), 4*goruntime.GOMAXPROCS(0)))
+	compile.Parallel(len(chunks), func(i int) {
+		lo, hi := i*len(p.Workflows)/len(chunks), (i+1)*len(p.Workflows)/len(chunks)
+		chunks[i] = renderWorkflows(p.Workflows[lo:hi], byHash)
+	})
 	var wf, files rows
 	var grants, entries []entry
 	var rtWorkflows []runtime.Workflow
-	for _, w := range p.Workflows {
-		wf.row()
-		wf.str("Slug", w.Slug)
-		wf.str("Description", w.Description)
-		wf.flag("ModelInvocation", w.ModelInvocation)
-		wf.flag("UserInvocable", w.UserInvocable)
-		if len(w.Requires) > 0 {
-			wf.key("Requires")
-			wf.open("[]string")
-			for _, r := range w.Requires {
-				wf.quoted(r)
-			}
-			wf.close()
-		}
-		kind, filesVar := "runtime.KindWorkflow", ""
-		if w.Source.Kind == compile.KindSkill {
-			kind, filesVar = "runtime.KindSkill", "files_"+strings.ReplaceAll(w.Slug, "-", "_")
-			var skillBlob string
-			files.decl("")
-			files.beginSlice(filesVar, "runtime.File")
-			for _, fl := range w.Files {
-				b := byHash[fl.SHA256]
-				if fl.Path == w.SkillFile {
-					skillBlob = b.id
-				}
-				mode := "0o" + strconv.FormatUint(uint64(fl.Mode.Perm()), 8)
-				files.row()
-				files.str("Path", fl.Path)
-				files.raw("Mode", mode)
-				files.int("Size", fl.Size)
-				files.str("SHA256", b.name)
-				files.endRow()
-				entries = append(entries, entry{path: w.Slug + "/" + fl.Path, mode: mode, blob: b.id})
-			}
-			files.endSlice()
-			// The body is the SKILL.md after its frontmatter: a slice of the
-			// embedded file, so its bytes are stored once.
-			wf.raw("Body", skillBlob+"["+strconv.Itoa(w.BodyStart)+":]")
-			grants = append(grants, entry{path: w.Slug})
-		} else {
-			wf.str("Body", w.Body)
-		}
-		wf.key("Source")
-		wf.open("runtime.Source")
-		wf.raw("Kind", kind)
-		wf.str("Path", w.Source.Path)
-		wf.close()
-		wf.str("License", w.License)
-		wf.str("Compatibility", w.Compatibility)
-		wf.str("AllowedTools", w.AllowedTools)
-		if len(w.Metadata) > 0 {
-			wf.key("Metadata")
-			wf.open("[]runtime.Meta")
-			for _, m := range w.Metadata {
-				wf.key("")
-				wf.open("")
-				wf.str("Key", m.Key)
-				wf.str("Value", m.Value)
-				wf.close()
-			}
-			wf.close()
-		}
-		if filesVar != "" {
-			wf.raw("Files", filesVar)
-		}
-		wf.endRow()
-		rtWorkflows = append(rtWorkflows, runtime.Workflow{Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation})
+	for _, c := range chunks {
+		wf.b = append(wf.b, c.wf.b...)
+		files.b = append(files.b, c.files.b...)
+		grants = append(grants, c.grants...)
+		entries = append(entries, c.entries...)
+		rtWorkflows = append(rtWorkflows, c.rt...)
 	}
 	resident := runtime.FormatResident(rtWorkflows)
 
@@ -192,8 +140,11 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		return nil, fmt.Errorf("rendering %s: %w", GoFileName, err)
 	}
 
-	// The data, serialized row by row.
-	out := rows{b: buf.Bytes()}
+	// The data, serialized row by row, into one buffer of about the
+	// right size.
+	size := buf.Len() + len(wf.b) + len(files.b) + 2*len(resident) + 256*(1+len(p.Notifications)) +
+		100*(len(entries)+len(grants)) + 130*len(blobs)
+	out := rows{b: append(make([]byte, 0, size), buf.Bytes()...)}
 	if len(p.Workflows) > 0 {
 		out.decl("One workflow per line, sorted by slug.")
 		out.beginSlice("workflows", "runtime.Workflow")
@@ -252,6 +203,87 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		out.b = append(out.b, " string\n"...)
 	}
 	return out.b, nil
+}
+
+// renderedChunk is the rendering of a run of workflows.
+type renderedChunk struct {
+	wf, files       rows // workflow rows; files_<slug> declarations
+	grants, entries []entry
+	rt              []runtime.Workflow // what FormatResident needs
+}
+
+func renderWorkflows(ws []*compile.Workflow, byHash map[[32]byte]*blob) renderedChunk {
+	var c renderedChunk
+	wf, files := &c.wf, &c.files
+	for _, w := range ws {
+		wf.row()
+		wf.str("Slug", w.Slug)
+		wf.str("Description", w.Description)
+		wf.flag("ModelInvocation", w.ModelInvocation)
+		wf.flag("UserInvocable", w.UserInvocable)
+		if len(w.Requires) > 0 {
+			wf.key("Requires")
+			wf.open("[]string")
+			for _, r := range w.Requires {
+				wf.quoted(r)
+			}
+			wf.close()
+		}
+		kind, filesVar := "runtime.KindWorkflow", ""
+		if w.Source.Kind == compile.KindSkill {
+			kind, filesVar = "runtime.KindSkill", "files_"+strings.ReplaceAll(w.Slug, "-", "_")
+			var skillBlob string
+			files.decl("")
+			files.beginSlice(filesVar, "runtime.File")
+			for _, fl := range w.Files {
+				b := byHash[fl.SHA256]
+				if fl.Path == w.SkillFile {
+					skillBlob = b.id
+				}
+				mode := "0o" + strconv.FormatUint(uint64(fl.Mode.Perm()), 8)
+				files.row()
+				files.str("Path", fl.Path)
+				files.raw("Mode", mode)
+				files.int("Size", fl.Size)
+				files.str("SHA256", b.name)
+				files.endRow()
+				c.entries = append(c.entries, entry{path: w.Slug + "/" + fl.Path, mode: mode, blob: b.id})
+			}
+			files.endSlice()
+			// The body is the SKILL.md after its frontmatter: a slice of the
+			// embedded file, so its bytes are stored once.
+			wf.raw("Body", skillBlob+"["+strconv.Itoa(w.BodyStart)+":]")
+			c.grants = append(c.grants, entry{path: w.Slug})
+		} else {
+			wf.str("Body", w.Body)
+		}
+		wf.key("Source")
+		wf.open("runtime.Source")
+		wf.raw("Kind", kind)
+		wf.str("Path", w.Source.Path)
+		wf.close()
+		wf.str("License", w.License)
+		wf.str("Compatibility", w.Compatibility)
+		wf.str("AllowedTools", w.AllowedTools)
+		if len(w.Metadata) > 0 {
+			wf.key("Metadata")
+			wf.open("[]runtime.Meta")
+			for _, m := range w.Metadata {
+				wf.key("")
+				wf.open("")
+				wf.str("Key", m.Key)
+				wf.str("Value", m.Value)
+				wf.close()
+			}
+			wf.close()
+		}
+		if filesVar != "" {
+			wf.raw("Files", filesVar)
+		}
+		wf.endRow()
+		c.rt = append(c.rt, runtime.Workflow{Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation})
+	}
+	return c
 }
 
 // entry is one row of the FS table.

@@ -130,7 +130,7 @@ func (r *Result) Write() (WriteReport, error) {
 	compile.Parallel(len(r.blobs), func(i int) {
 		b := r.blobs[i]
 		name := filepath.Join(dataDir, b.name)
-		if e := have[b.name]; e != nil && e.Type().IsRegular() && blobIntact(fsys, name, b) {
+		if e := have[b.name]; e != nil && e.Type().IsRegular() && r.blobIntactCached(fsys, name, e, b) {
 			return
 		}
 		if errs[i] = writeBlob(fsys, dataDir, b); errs[i] == nil {
@@ -185,6 +185,8 @@ func (r *Result) Write() (WriteReport, error) {
 		}
 	}
 	slices.Sort(rep.Written)
+	// The cache only ever saves work; failing to keep it loses nothing.
+	_ = r.cache.Save()
 	return rep, nil
 }
 
@@ -239,6 +241,25 @@ func sortedNames(m map[string]fs.DirEntry) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// blobIntactCached is blobIntact through the hash cache: a blob whose
+// fingerprint is as when it was last found intact is not read again.
+func (r *Result) blobIntactCached(fsys outputFS, name string, e fs.DirEntry, b *blob) bool {
+	info, err := e.Info()
+	if err != nil {
+		return false
+	}
+	if sum, ok := r.cache.Lookup(name, info); ok {
+		return hex.EncodeToString(sum[:]) == b.name
+	}
+	if !blobIntact(fsys, name, b) {
+		return false
+	}
+	var sum [32]byte
+	hex.Decode(sum[:], []byte(b.name))
+	r.cache.Store(name, info, sum)
+	return true
 }
 
 // blobIntact reports whether the blob on disk has the right bytes.

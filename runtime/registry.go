@@ -196,6 +196,11 @@ const residentHeading = "## Workflows\n\nRun one by its slug as /<slug>.\n\n"
 // skillgen calls it at build time.
 func FormatResident(ws []Workflow) string {
 	var b strings.Builder
+	size := 0
+	for _, w := range ws {
+		size += len(w.Slug) + len(w.Description) + 5
+	}
+	b.Grow(len(residentHeading) + size)
 	for _, w := range ws {
 		if !w.ModelInvocation {
 			continue
@@ -213,9 +218,14 @@ func FormatResident(ws []Workflow) string {
 }
 
 func foldNewlines(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", " ")
-	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return newlineFolder.Replace(s)
 }
+
+// newlineFolder turns each line break (CRLF, LF or CR) into one space.
+var newlineFolder = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 // Grants returns one read grant per ingested skill, its Target the slug
 // (the skill's directory in FS).

@@ -213,6 +213,9 @@ func (c *cli) pipeline(cmd string, args []string) int {
 	}
 	c.wd = wd
 
+	if cmd == "generate" {
+		cfg.CacheDir = hashCacheDir()
+	}
 	res, err := gen.Generate(cfg)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillgen: %v\n", err)
@@ -261,6 +264,23 @@ func (c *cli) pipeline(cmd string, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// hashCacheDir is where generate keeps its cache of file hashes:
+// $SKILLGEN_CACHE, else the user's cache directory; SKILLGEN_CACHE=off
+// turns it off. check never uses it.
+func hashCacheDir() string {
+	switch dir := os.Getenv("SKILLGEN_CACHE"); dir {
+	case "off":
+		return ""
+	case "":
+		if base, err := os.UserCacheDir(); err == nil {
+			return filepath.Join(base, "skillgen")
+		}
+		return ""
+	default:
+		return dir
+	}
 }
 
 func summary(s gen.Summary) string {

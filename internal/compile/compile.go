@@ -29,6 +29,10 @@ type Config struct {
 
 	MaxFileSize  int64 // per skill file; 0 means DefaultMaxFileSize
 	MaxTotalSize int64 // all skill files together; 0 means DefaultMaxTotalSize
+
+	// HashCache, when not nil, spares hashing files that have not changed
+	// since a previous run (see HashCache).
+	HashCache *HashCache
 }
 
 // Compile reads the manifest, the workspace's Workflows and every listed
@@ -208,7 +212,7 @@ func (c *compiler) run() *Program {
 					ModelInvocation: true, UserInvocable: true, Requires: []string{},
 					Source: src, License: s.meta.License, Compatibility: s.meta.Compatibility,
 					AllowedTools: s.meta.AllowedTools, Metadata: s.meta.Metadata,
-					Body: string(s.src[s.meta.BodyStart:]), SkillFile: s.file, BodyStart: s.meta.BodyStart, Dir: s.dir,
+					SkillFile: s.file, BodyStart: s.meta.BodyStart, Dir: s.dir,
 				}
 				ingested = append(ingested, s)
 				ingestedWF = append(ingestedWF, w)
@@ -257,7 +261,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 		slices.SortFunc(w.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 		for j := range w.Files {
 			if f := &w.Files[j]; f.Path == s.file {
-				f.Data, f.Size = s.src, int64(len(s.src))
+				f.Data, f.Size, f.seen = s.src, int64(len(s.src)), s.srcInfo
 			}
 		}
 		walked[i] = ds.list
@@ -297,7 +301,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 		return
 	}
 	errs := make([]error, len(files))
-	Parallel(len(files), func(i int) { errs[i] = hashFile(files[i]) })
+	Parallel(len(files), func(i int) { errs[i] = hashFile(files[i], c.cfg.HashCache) })
 	for i, err := range errs {
 		if err != nil {
 			c.diags = append(c.diags, Diagnostic{

@@ -148,15 +148,22 @@ func kindWord(t fs.FileMode) string {
 // checked before reading, and a special file is never opened. It returns
 // nil, nil for a directory.
 func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
-	fail := func(code, format string, args ...any) ([]byte, *Diagnostic) {
-		return nil, &Diagnostic{Severity: Error, Code: code, File: file, Skill: skill, Message: fmt.Sprintf(format, args...)}
+	src, _, d := readRegularInfo(file, max, skill)
+	return src, d
+}
+
+// readRegularInfo is readRegular that also returns the stat of the open
+// file, taken just before its bytes were read.
+func readRegularInfo(file string, max int64, skill string) ([]byte, fs.FileInfo, *Diagnostic) {
+	fail := func(code, format string, args ...any) ([]byte, fs.FileInfo, *Diagnostic) {
+		return nil, nil, &Diagnostic{Severity: Error, Code: code, File: file, Skill: skill, Message: fmt.Sprintf(format, args...)}
 	}
 	info, err := os.Stat(file)
 	switch {
 	case err != nil:
 		return fail(CodeReadFailed, "cannot read file: %v", errors.Unwrap(err))
 	case info.IsDir():
-		return nil, nil
+		return nil, nil, nil
 	case !info.Mode().IsRegular():
 		return fail(CodeReadFailed, "%s is not a regular file; it is never opened", kindWord(info.Mode().Type()))
 	case info.Size() > max:
@@ -167,7 +174,8 @@ func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
 		return fail(CodeReadFailed, "cannot read file: %v", errors.Unwrap(err))
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	info, err = f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
 		return fail(CodeReadFailed, "file changed while it was read")
 	}
 	// Sized from the stat, so the bytes are read into one allocation.
@@ -180,24 +188,39 @@ func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
 	case int64(b.Len()) > max:
 		return fail(CodeFileTooLarge, "file is over %d bytes", max)
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), info, nil
 }
 
 // hashFile computes the SHA-256 of f's bytes, streaming, and checks that the
-// file still has the size the walk saw.
-func hashFile(f *File) error {
+// file still has the size the walk saw. A file the cache knows in exactly
+// the state the walk saw is not opened at all.
+func hashFile(f *File, cache *HashCache) error {
 	if f.Data != nil {
+		// f.seen is then the stat taken just before Data was read.
+		if sum, ok := cache.Lookup(f.Src, f.seen); ok {
+			f.SHA256 = sum
+			return nil
+		}
 		f.SHA256 = sha256.Sum256(f.Data)
+		cache.Store(f.Src, f.seen, f.SHA256)
 		return nil
+	}
+	if f.seen != nil {
+		if sum, ok := cache.Lookup(f.Src, f.seen); ok {
+			f.SHA256 = sum
+			return nil
+		}
 	}
 	r, err := openForRead(f.Src)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	if info, err := r.Stat(); err != nil {
+	info, err := r.Stat()
+	if err != nil {
 		return err
-	} else if !info.Mode().IsRegular() || info.Size() != f.Size || !f.same(info) {
+	}
+	if !info.Mode().IsRegular() || info.Size() != f.Size || !f.same(info) {
 		return fmt.Errorf("%s changed while skillgen was reading it", f.Src)
 	}
 	h := sha256.New()
@@ -209,6 +232,7 @@ func hashFile(f *File) error {
 		return fmt.Errorf("%s changed while skillgen was reading it", f.Src)
 	}
 	h.Sum(f.SHA256[:0])
+	cache.Store(f.Src, info, f.SHA256)
 	return nil
 }
 

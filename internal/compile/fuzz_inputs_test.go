@@ -303,7 +303,7 @@ func TestHostileSwappedAfterWalk(t *testing.T) {
 		t.Fatalf("walk: %v, diagnostics %v", files, ds.list)
 	}
 	// Untouched: hashing works.
-	if err := hashFile(byPath["b.txt"]); err != nil {
+	if err := hashFile(byPath["b.txt"], nil); err != nil {
 		t.Fatalf("hashing an untouched file: %v", err)
 	}
 	// a.txt becomes a symlink out of the skill; c.txt (the target of
@@ -319,7 +319,7 @@ func TestHostileSwappedAfterWalk(t *testing.T) {
 	}
 	for _, p := range []string{"a.txt", "c.txt", "link"} {
 		f := byPath[p]
-		if err := hashFile(f); err == nil {
+		if err := hashFile(f, nil); err == nil {
 			t.Errorf("%s: hashed after it was swapped (sha256 %x)", p, f.SHA256)
 		}
 		if r, err := f.Open(); err == nil {

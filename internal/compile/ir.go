@@ -44,7 +44,7 @@ type Workflow struct {
 	License, Compatibility         string
 	AllowedTools                   string
 	Metadata                       []Meta
-	Body                           string // the Markdown after the frontmatter, byte for byte
+	Body                           string // in-house Workflows: the Markdown after the frontmatter (skills: BodyText)
 
 	// Skills only.
 	SkillFile string // "SKILL.md", or "skill.md" as found
@@ -66,6 +66,21 @@ type File struct {
 	// from that same file: if Src was swapped since (say, for a symlink
 	// out of the skill), the run fails instead of embedding it.
 	seen fs.FileInfo
+}
+
+// BodyText is the Markdown after the frontmatter, byte for byte. A skill's
+// body is not copied out of its SKILL.md: the generated code slices it from
+// the embedded file, so only previews need it as a string.
+func (w *Workflow) BodyText() string {
+	if w.Source.Kind != KindSkill {
+		return w.Body
+	}
+	for _, f := range w.Files {
+		if f.Path == w.SkillFile {
+			return string(f.Data[w.BodyStart:])
+		}
+	}
+	return ""
 }
 
 // Notification is a build-time decision the host replays to its user.

@@ -20,6 +20,7 @@ type skill struct {
 	realDir string // symlinks resolved
 	file    string // SkillFile or SkillFileLower, as found
 	src     []byte
+	srcInfo fs.FileInfo // the stat of the skill file when src was read
 	meta    SkillMeta
 	diags   []Diagnostic
 	found   bool          // the directory holds a skill file
@@ -143,7 +144,7 @@ func loadSkill(d skillDir) *skill {
 		}
 		osPath = f.Src
 	}
-	src, diag := readRegular(osPath, MaxSkillMDSize, s.name)
+	src, info, diag := readRegularInfo(osPath, MaxSkillMDSize, s.name)
 	if diag != nil {
 		diag.File = ds.file
 		ds.list = append(ds.list, *diag)
@@ -153,7 +154,7 @@ func loadSkill(d skillDir) *skill {
 		ds.errorf(CodeReadFailed, 0, 0, "%s is a directory", s.file)
 		return s
 	}
-	s.src = src
+	s.src, s.srcInfo = src, info
 	s.meta = parseSkillMD(ds, s.name, src)
 	return s
 }

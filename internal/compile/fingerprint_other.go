@@ -1,0 +1,9 @@
+//go:build !(linux || darwin || freebsd || netbsd)
+
+package compile
+
+import "io/fs"
+
+// fingerprintOf gives no fingerprint where there is no change time: the
+// hash cache then caches nothing.
+func fingerprintOf(fs.FileInfo) (fingerprint, bool) { return fingerprint{}, false }

@@ -1,0 +1,9 @@
+//go:build darwin || freebsd || netbsd
+
+package compile
+
+import "syscall"
+
+func statTimes(st *syscall.Stat_t) (mtime, ctime int64) {
+	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
+}

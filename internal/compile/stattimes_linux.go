@@ -1,0 +1,9 @@
+//go:build linux
+
+package compile
+
+import "syscall"
+
+func statTimes(st *syscall.Stat_t) (mtime, ctime int64) {
+	return st.Mtim.Nano(), st.Ctim.Nano()
+}
