@@ -284,8 +284,17 @@ func hashCacheDir() string {
 }
 
 func summary(s gen.Summary) string {
-	return fmt.Sprintf("%d workflows, %d skills, %d shadowed, %d skipped, %d files, %d bytes",
-		s.Workflows, s.Skills, s.Shadowed, s.Skipped, s.Files, s.Bytes)
+	return fmt.Sprintf("%s, %s, %d shadowed, %d skipped, %s, %s",
+		count(s.Workflows, "workflow"), count(s.Skills, "skill"), s.Shadowed, s.Skipped,
+		count(s.Files, "file"), count(s.Bytes, "byte"))
+}
+
+// count is "1 skill", "2 skills".
+func count[N int | int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func countErrors(ds []gen.Diagnostic) string {
@@ -360,7 +369,7 @@ func (c *cli) validate(args []string) int {
 			invalid++
 		}
 	}
-	fmt.Fprintf(c.stderr, "skillgen: %d skills checked, %d valid, %d invalid\n", len(results), len(results)-invalid, invalid)
+	fmt.Fprintf(c.stderr, "skillgen: %s checked, %d valid, %d invalid\n", count(len(results), "skill"), len(results)-invalid, invalid)
 	for _, d := range diags {
 		if d.Severity == gen.Error {
 			return exitFail

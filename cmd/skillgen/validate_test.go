@@ -71,7 +71,11 @@ func concat(ls ...[]string) []string {
 }
 
 func checked(n, valid int) string {
-	return fmt.Sprintf("skillgen: %d skills checked, %d valid, %d invalid", n, valid, n-valid)
+	skills := fmt.Sprintf("%d skills", n)
+	if n == 1 {
+		skills = "1 skill"
+	}
+	return fmt.Sprintf("skillgen: %s checked, %d valid, %d invalid", skills, valid, n-valid)
 }
 
 func TestValidate(t *testing.T) {
