@@ -89,6 +89,8 @@ func writeTestFile(t *testing.T, p, data string) {
 func (w *crashWS) cmd(sub, state string) *exec.Cmd {
 	c := exec.Command(w.bin, sub, "-C", w.dir, "-manifest", state+".toml", "-workspace", w.dir, "-out", "out", "-pkg", "skills")
 	c.Dir = w.dir
+	// The hash cache, as a user's generate has it, but in the test's dir.
+	c.Env = append(os.Environ(), "SKILLGEN_CACHE="+filepath.Join(w.dir, "hash-cache"))
 	return c
 }
 

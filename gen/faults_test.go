@@ -12,6 +12,7 @@ package gen
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,6 +23,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/skillgen/skillgen/internal/compile"
 )
 
 // faultFS is the real file system with faults switched on by its fields.
@@ -399,5 +402,53 @@ func TestFaultReadOnlyDirAsNobody(t *testing.T) {
 	sameTree(t, out, before)
 	if code, stderr := w.run("check", "a"); code != 0 || strings.Contains(stderr, "leftover") {
 		t.Errorf("the previous state is not intact: check exits %d\n%s", code, stderr)
+	}
+}
+
+// TestFaultDiscardsCache: a Write that fails removes the hash cache, so
+// that a cached hash that made it fail cannot make the next run fail too.
+func TestFaultDiscardsCache(t *testing.T) {
+	w, _, _, _, _ := faultSetup(t)
+	cacheDir := filepath.Join(w.dir, "cache")
+	cfg := Config{Dir: w.dir, Manifests: []string{"b.toml"}, Workspace: w.dir, Out: "out", Package: "skills", CacheDir: cacheDir}
+	res, err := Generate(cfg)
+	if err != nil || !res.OK() {
+		t.Fatalf("generate: %v %v", err, res.Diagnostics)
+	}
+	// A cache file, as an earlier run would have left it.
+	cacheFile := filepath.Join(cacheDir, "hashes-earlier")
+	writeTestFile(t, cacheFile, "anything")
+	res.cache = compile.OpenHashCache(cacheFile)
+
+	res.fsys = &faultFS{createErr: syscall.ENOSPC}
+	if _, err := res.Write(); err == nil {
+		t.Fatal("Write succeeded on a full disk")
+	}
+	if _, err := os.Stat(cacheFile); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the cache survived a failed Write: %v", err)
+	}
+}
+
+// lockless is a file system that cannot lock, as some network ones.
+type lockless struct{ osFS }
+
+func (lockless) Lock(string) (func(), error) {
+	return func() {}, fmt.Errorf("%w: %v", errLockUnsupported, syscall.ENOLCK)
+}
+
+// TestFaultNoLock: where the output cannot be locked, Write still writes,
+// and says that concurrent runs are not serialized.
+func TestFaultNoLock(t *testing.T) {
+	_, _, _, _, resB := faultSetup(t)
+	resB.fsys = lockless{}
+	rep, err := resB.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "cannot be locked") {
+		t.Errorf("warnings %q, want one about the lock", rep.Warnings)
+	}
+	if ck, err := resB.Check(); err != nil || ck.Stale() {
+		t.Errorf("check after the unlocked write: %+v, %v", ck, err)
 	}
 }

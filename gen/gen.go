@@ -135,6 +135,11 @@ func Generate(cfg Config) (*Result, error) {
 		out = filepath.Join(dir, out)
 	}
 	out = filepath.Clean(out)
+	// An -out that is a symlink to a directory is written through (the data
+	// directory inside it must still be a real directory).
+	if real, err := filepath.EvalSymlinks(out); err == nil {
+		out = real
+	}
 	pkg := cfg.Package
 	if pkg == "" {
 		pkg = filepath.Base(out)
@@ -207,8 +212,11 @@ func previewTable(p *compile.Program) *runtime.Table {
 	for _, w := range p.Workflows {
 		rw := runtime.Workflow{
 			Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation, UserInvocable: w.UserInvocable,
-			Requires: w.Requires, Body: w.BodyText(), License: w.License, Compatibility: w.Compatibility, AllowedTools: w.AllowedTools,
+			Body: w.BodyText(), License: w.License, Compatibility: w.Compatibility, AllowedTools: w.AllowedTools,
 			Source: runtime.Source{Kind: runtime.KindWorkflow, Path: w.Source.Path},
+		}
+		if len(w.Requires) > 0 { // as in the generated code: no requirements is a nil slice
+			rw.Requires = w.Requires
 		}
 		if w.Source.Kind == compile.KindSkill {
 			rw.Source.Kind = runtime.KindSkill

@@ -3,6 +3,8 @@
 package gen
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -20,6 +22,11 @@ func lockDir(dir string) (func(), error) {
 		if err != syscall.EINTR {
 			break
 		}
+	}
+	if errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.EBADF) {
+		// Some network file systems cannot lock a directory: write anyway.
+		f.Close()
+		return func() {}, fmt.Errorf("%w: %v", errLockUnsupported, err)
 	}
 	if err != nil {
 		f.Close()

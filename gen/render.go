@@ -59,7 +59,7 @@ func blobsOf(p *compile.Program) ([]*blob, map[[32]byte]*blob) {
 		seen := map[string]bool{}
 		ok := true
 		for _, b := range blobs {
-			b.id = "blob" + b.name[:n]
+			b.id = "skillgenBlob" + b.name[:n]
 			if seen[b.id] {
 				ok = false
 			}
@@ -80,7 +80,7 @@ func blobsOf(p *compile.Program) ([]*blob, map[[32]byte]*blob) {
 // notification, and one go:embed per blob) is regular, large and flat, so
 // it is written by the small serializer in rows.go directly in the layout
 // gofmt gives it; formatting it was most of the run time of generate (the
-// printer measures every element before printing it). TestGeneratedIsGofmt
+// printer measures every element before printing it). checkGofmt (on every golden)
 // checks that gofmt leaves every generated file unchanged.
 func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*blob) ([]byte, error) {
 	// The rows of each workflow, and of its files, do not depend on each
@@ -91,7 +91,8 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		chunks[i] = renderWorkflows(p.Workflows[lo:hi], byHash)
 	})
 	var wf, files rows
-	var grants, entries []entry
+	var grants []string // slugs of the ingested skills
+	var entries []entry
 	var rtWorkflows []runtime.Workflow
 	for _, c := range chunks {
 		wf.b = append(wf.b, c.wf.b...)
@@ -119,7 +120,7 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("MaxVersion").Op("-").Lit(runtime.GenVersion)),
 	)
 	f.Comment("Registry serves the workflows and skill files compiled into this package.")
-	f.Var().Id("Registry").Op("=").Add(rt("New")).Call(jen.Op("&").Id("table"))
+	f.Var().Id("Registry").Op("=").Add(rt("New")).Call(jen.Op("&").Id("skillgenTable"))
 	f.Line()
 	var fields []jen.Code
 	ref := func(field, name string, present bool) {
@@ -127,14 +128,16 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 			fields = append(fields, kv(field, jen.Id(name)))
 		}
 	}
-	ref("Workflows", "workflows", len(p.Workflows) > 0)
-	ref("Entries", "entries", len(entries) > 0)
-	ref("Grants", "grants", len(grants) > 0)
-	ref("Notifications", "notifications", len(p.Notifications) > 0)
-	ref("Resident", "resident", resident != "")
-	f.Comment("table and everything below are static data laid out by the linker; only")
-	f.Comment("the skill bodies, slices of their embedded SKILL.md, are assigned at init.")
-	f.Var().Id("table").Op("=").Add(rt("Table")).Values(multiline(fields)...)
+	ref("Workflows", "skillgenWorkflows", len(p.Workflows) > 0)
+	ref("Entries", "skillgenEntries", len(entries) > 0)
+	ref("Grants", "skillgenGrants", len(grants) > 0)
+	ref("Notifications", "skillgenNotifications", len(p.Notifications) > 0)
+	ref("Resident", "skillgenResident", resident != "")
+	f.Comment("Every name but Registry starts with skillgen, so that the package's own")
+	f.Comment("files can use any other. The table and everything below are static data")
+	f.Comment("laid out by the linker; only the skill bodies, slices of their embedded")
+	f.Comment("SKILL.md, are assigned at init.")
+	f.Var().Id("skillgenTable").Op("=").Add(rt("Table")).Values(multiline(fields)...)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", GoFileName, err)
@@ -147,14 +150,14 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	out := rows{b: append(make([]byte, 0, size), buf.Bytes()...)}
 	if len(p.Workflows) > 0 {
 		out.decl("One workflow per line, sorted by slug.")
-		out.beginSlice("workflows", "runtime.Workflow")
+		out.beginSlice("skillgenWorkflows", "runtime.Workflow")
 		out.b = append(out.b, wf.b...)
 		out.endSlice()
 	}
 	if len(entries) > 0 {
 		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
 		out.decl("Every skill file as served by FS, sorted by path.")
-		out.beginSlice("entries", "runtime.Entry")
+		out.beginSlice("skillgenEntries", "runtime.Entry")
 		for _, e := range entries {
 			out.row()
 			out.str("Path", e.path)
@@ -166,10 +169,10 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	}
 	if len(grants) > 0 {
 		out.decl("One read grant per ingested skill.")
-		out.beginSlice("grants", "runtime.Grant")
+		out.beginSlice("skillgenGrants", "runtime.Grant")
 		for _, g := range grants {
 			out.row()
-			out.str("Target", g.path)
+			out.str("Target", g)
 			out.raw("Permission", "runtime.Read")
 			out.raw("Recursive", "true")
 			out.endRow()
@@ -178,7 +181,7 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	}
 	if len(p.Notifications) > 0 {
 		out.decl("Build-time notifications, in resolution order.")
-		out.beginSlice("notifications", "runtime.Notification")
+		out.beginSlice("skillgenNotifications", "runtime.Notification")
 		for _, n := range p.Notifications {
 			out.row()
 			out.str("Code", n.Code)
@@ -189,7 +192,7 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	}
 	if resident != "" {
 		out.decl("")
-		out.b = append(out.b, "const resident = "...)
+		out.b = append(out.b, "const skillgenResident = "...)
 		out.b = strconv.AppendQuote(out.b, resident)
 		out.b = append(out.b, '\n')
 	}
@@ -207,9 +210,10 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 
 // renderedChunk is the rendering of a run of workflows.
 type renderedChunk struct {
-	wf, files       rows // workflow rows; files_<slug> declarations
-	grants, entries []entry
-	rt              []runtime.Workflow // what FormatResident needs
+	wf, files rows     // workflow rows; files_<slug> declarations
+	grants    []string // slugs of the ingested skills
+	entries   []entry
+	rt        []runtime.Workflow // what FormatResident needs
 }
 
 func renderWorkflows(ws []*compile.Workflow, byHash map[[32]byte]*blob) renderedChunk {
@@ -231,7 +235,7 @@ func renderWorkflows(ws []*compile.Workflow, byHash map[[32]byte]*blob) rendered
 		}
 		kind, filesVar := "runtime.KindWorkflow", ""
 		if w.Source.Kind == compile.KindSkill {
-			kind, filesVar = "runtime.KindSkill", "files_"+strings.ReplaceAll(w.Slug, "-", "_")
+			kind, filesVar = "runtime.KindSkill", "skillgenFiles_"+strings.ReplaceAll(w.Slug, "-", "_")
 			var skillBlob string
 			files.decl("")
 			files.beginSlice(filesVar, "runtime.File")
@@ -253,7 +257,7 @@ func renderWorkflows(ws []*compile.Workflow, byHash map[[32]byte]*blob) rendered
 			// The body is the SKILL.md after its frontmatter: a slice of the
 			// embedded file, so its bytes are stored once.
 			wf.raw("Body", skillBlob+"["+strconv.Itoa(w.BodyStart)+":]")
-			c.grants = append(c.grants, entry{path: w.Slug})
+			c.grants = append(c.grants, w.Slug)
 		} else {
 			wf.str("Body", w.Body)
 		}

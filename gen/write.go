@@ -63,9 +63,14 @@ func (osFS) CreateTemp(dir, pattern string) (tempFile, error) {
 
 // WriteReport says what a Write changed, paths relative to Out.
 type WriteReport struct {
-	Written []string // created or replaced
-	Removed []string // stale owned files and leftovers
+	Written  []string // created or replaced
+	Removed  []string // stale owned files and leftovers
+	Warnings []string // what went less well than it should, without failing
 }
+
+// errLockUnsupported is returned, with a working unlock, by a Lock that
+// cannot lock on this file system: the write goes on unserialized.
+var errLockUnsupported = errors.New("the output directory cannot be locked on this file system; concurrent runs are not serialized")
 
 // Write brings the output directory to the rendered state, changing only
 // what differs. New blobs are written first, then the Go file is renamed
@@ -74,6 +79,14 @@ type WriteReport struct {
 // leaves either the old or the new state plus leftovers, never a mix.
 // Concurrent writers of one directory take turns through a lock.
 func (r *Result) Write() (WriteReport, error) {
+	rep, err := r.write()
+	if err != nil {
+		r.cache.Discard() // a wrong cached hash must not fail every run
+	}
+	return rep, err
+}
+
+func (r *Result) write() (WriteReport, error) {
 	var rep WriteReport
 	if !r.OK() {
 		return rep, errors.New("the run has errors; nothing was written")
@@ -83,7 +96,10 @@ func (r *Result) Write() (WriteReport, error) {
 		return rep, err
 	}
 	unlock, err := fsys.Lock(r.Out)
-	if err != nil {
+	switch {
+	case errors.Is(err, errLockUnsupported):
+		rep.Warnings = append(rep.Warnings, err.Error())
+	case err != nil:
 		return rep, fmt.Errorf("locking %s: %w", r.Out, err)
 	}
 	defer unlock()
@@ -256,9 +272,7 @@ func (r *Result) blobIntactCached(fsys outputFS, name string, e fs.DirEntry, b *
 	if !blobIntact(fsys, name, b) {
 		return false
 	}
-	var sum [32]byte
-	hex.Decode(sum[:], []byte(b.name))
-	r.cache.Store(name, info, sum)
+	r.cache.Store(name, info, b.file.SHA256)
 	return true
 }
 

@@ -818,3 +818,31 @@ func removeFile(t testing.TB, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteOutIsSymlink: an output directory reached through a symlink is
+// written through it, and a second run through the link is a no-op.
+func TestWriteOutIsSymlink(t *testing.T) {
+	root := t.TempDir()
+	buildWorkspace(t, root, -1)
+	real := filepath.Join(root, "real-out")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(root, "link-out")); err != nil {
+		t.Fatal(err)
+	}
+	cfg := wsConfig(root)
+	cfg.Out, cfg.Package = "link-out", "skills"
+	if _, err := generateOK(t, cfg).Write(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(real, gen.GoFileName)); err != nil {
+		t.Errorf("nothing written through the link: %v", err)
+	}
+	if rep, err := generateOK(t, cfg).Write(); err != nil || len(rep.Written)+len(rep.Removed) > 0 {
+		t.Errorf("second run through the link: %+v, %v", rep, err)
+	}
+	if info, err := os.Lstat(filepath.Join(root, "link-out")); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link itself was replaced: %v, %v", info, err)
+	}
+}

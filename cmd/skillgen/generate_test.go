@@ -676,10 +676,19 @@ func TestListJSON(t *testing.T) {
 	ws := newWorkspace(t)
 	r := skillgen(t, ws, nil, "list", "-json")
 	wantCode(t, r, 0)
+	// stdout holds the rows only; the diagnostics, as JSON lines, and the
+	// summary go to stderr.
 	var diags, rows []string
+	stderr := r.stderrLines()
+	if len(stderr) == 0 {
+		t.Fatal("no stderr")
+	}
+	for _, m := range jsonLines(t, strings.Join(stderr[:len(stderr)-1], "\n")) {
+		diags = append(diags, parseDiag(t, m).text())
+	}
 	for _, m := range jsonLines(t, r.stdout) {
 		if _, ok := m["slug"]; !ok {
-			diags = append(diags, parseDiag(t, m).text())
+			t.Errorf("a line on stdout is not a row: %v", m)
 			continue
 		}
 		e := decodeEntry(t, m)
@@ -702,7 +711,9 @@ func TestListJSON(t *testing.T) {
 		"beta ingested skill:shared/beta/SKILL.md model=true user=true files=1",
 		`broken skipped skill:shared/broken/SKILL.md model=true user=true files=0 reason=name "broken-name" does not match the directory name "broken" [name-mismatch]`,
 	})
-	wantLines(t, "stderr", r.stderrLines(), []string{"skillgen: " + workspaceSummary(t)})
+	if got, want := stderr[len(stderr)-1], "skillgen: "+workspaceSummary(t); got != want {
+		t.Errorf("last stderr line %q, want %q", got, want)
+	}
 }
 
 func TestPrompt(t *testing.T) {

@@ -234,6 +234,9 @@ func (c *cli) pipeline(cmd string, args []string) int {
 			fmt.Fprintf(c.stderr, "skillgen: %v\n", err)
 			return exitFail
 		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(c.stderr, "%s: warning: %s\n", c.rel(res.Out), w)
+		}
 		fmt.Fprintf(c.stderr, "skillgen: %s; %d written, %d removed in %s\n",
 			summary(res.Summary), len(rep.Written), len(rep.Removed), c.rel(res.Out))
 	case "check":
@@ -341,10 +344,24 @@ func (c *cli) validate(args []string) int {
 	fs := c.newFlags("validate")
 	fs.BoolVar(&c.json, "json", false, "")
 	hidden := fs.Bool("hidden", false, "")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+	// Flags may come before or after the PATHs ("validate dir -json");
+	// after "--", everything is a PATH.
+	var paths []string
+	for rest := args; ; {
+		if code, ok := c.parse(fs, rest); !ok {
+			return code
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if at := len(rest) - fs.NArg(); at > 0 && rest[at-1] == "--" {
+			paths = append(paths, fs.Args()...)
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
-	if fs.NArg() == 0 {
+	if len(paths) == 0 {
 		return c.usageError("validate needs at least one PATH")
 	}
 	wd, err := os.Getwd()
@@ -353,12 +370,12 @@ func (c *cli) validate(args []string) int {
 		return exitFail
 	}
 	c.wd = wd
-	for _, p := range fs.Args() {
+	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			return c.usageError("validate: %s: no such file or directory", p)
 		}
 	}
-	results, diags, missing := gen.Validate(fs.Args(), *hidden)
+	results, diags, missing := gen.Validate(paths, *hidden)
 	if len(missing) > 0 { // removed between the check above and now
 		return c.usageError("validate: %s: no such file or directory", missing[0])
 	}
@@ -400,7 +417,13 @@ func (c *cli) printDiagnostics(ds []gen.Diagnostic) {
 	slices.SortStableFunc(order, func(i, j int) int {
 		return cmp.Or(strings.Compare(files[i], files[j]), cmp.Compare(ds[i].Line, ds[j].Line), cmp.Compare(ds[i].Col, ds[j].Col))
 	})
-	enc := json.NewEncoder(c.stdout)
+	// JSON diagnostics go to stdout, except where stdout carries the
+	// command's own output (list's rows, prompt's text).
+	out := c.stdout
+	if c.cmd == "list" || c.cmd == "prompt" {
+		out = c.stderr
+	}
+	enc := json.NewEncoder(out)
 	for _, i := range order {
 		d, file := ds[i], files[i]
 		if c.json {

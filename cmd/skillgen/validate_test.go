@@ -173,7 +173,8 @@ func TestValidateUsage(t *testing.T) {
 		{"PATH does not exist", []string{"nope"}, "skillgen: validate: nope: no such file or directory"},
 		{"one PATH does not exist", []string{"skills/good", "skills/bad", "skills/gone/SKILL.md"}, "skillgen: validate: skills/gone/SKILL.md: no such file or directory"},
 		{"unknown flag", []string{"-strict", "skills"}, "skillgen: flag provided but not defined: -strict"},
-		{"flag after PATH", []string{"skills/good", "-json"}, "skillgen: validate: -json: no such file or directory"},
+		{"unknown flag after PATH", []string{"skills/good", "-strict"}, "skillgen: flag provided but not defined: -strict"},
+		{"flag-like PATH after --", []string{"skills/good", "--", "-json"}, "skillgen: validate: -json: no such file or directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := skillgen(t, dir, nil, append([]string{"validate"}, tc.args...)...)
@@ -266,5 +267,27 @@ func TestValidateDeterministic(t *testing.T) {
 	}
 	if !slices.IsSorted(keys) {
 		t.Errorf("diagnostics are not sorted by file and position:\n%s", strings.Join(keys, "\n"))
+	}
+}
+
+// TestValidateFlagsAfterPaths: flags may follow the PATHs; after "--"
+// every argument is a PATH, even one that looks like a flag.
+func TestValidateFlagsAfterPaths(t *testing.T) {
+	dir := newSkills(t)
+	r := skillgen(t, dir, nil, "validate", "skills/good", "-json")
+	wantCode(t, r, 0)
+	if objs := jsonLines(t, r.stdout); len(objs) != 1 || parseDiag(t, objs[0]).Code != "allowed-tools-ignored" {
+		t.Errorf("validate PATH -json: stdout:\n%s", r.stdout)
+	}
+	r = skillgen(t, dir, nil, "validate", "skills/good", "-json", "skills/bad")
+	wantCode(t, r, 1)
+	if n := len(jsonLines(t, r.stdout)); n != len(goodDiags)+len(badDiags) {
+		t.Errorf("validate PATH -json PATH: %d JSON lines, want %d:\n%s", n, len(goodDiags)+len(badDiags), r.stdout)
+	}
+	// "-json" after "--" is a PATH, and it does not exist: a usage error.
+	r = skillgen(t, dir, nil, "validate", "skills/good", "--", "-json")
+	wantCode(t, r, 2)
+	if !strings.Contains(r.stderr, "-json: no such file or directory") {
+		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,7 +50,8 @@ func TestAirGappedRecipe(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), append([]string{"GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS="}, env...)...)
+		cmd.Env = append(os.Environ(), append([]string{"GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=",
+			"SKILLGEN_CACHE=" + filepath.Join(mod, ".cache")}, env...)...)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -76,6 +78,34 @@ func TestAirGappedRecipe(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "# arguments: report.pdf") || !strings.Contains(string(out), "# PDF tools") {
 		t.Errorf("agent /pdf-tools printed:\n%s", out)
+	}
+
+	// The README's host program, as printed there, builds and runs against
+	// this module's generated package.
+	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```go\npackage main\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no ```go block starting with package main")
+	}
+	materialized := filepath.Join(t.TempDir(), "agent-skills")
+	program := strings.Replace("package main\n"+block, `"/tmp/agent-skills"`, strconv.Quote(materialized), 1)
+	write(t, filepath.Join(mod, "cmd", "readme", "main.go"), program)
+	goCmd(offline, "build", "-o", "readme", "./cmd/readme")
+	out, err = exec.Command(filepath.Join(mod, "readme")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README's program: %v\n%s", err, out)
+	}
+	for _, want := range []string{"- pdf-tools: ", "pdf-tools report.pdf ", "104 bytes of script", "skill /release from skill"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the README's program did not print %q:\n%s", want, out)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(materialized, "pdf-tools", "scripts", "extract_text.sh")); err != nil || info.Mode()&0o111 == 0 {
+		t.Errorf("the README's program did not materialize the script with its exec bit: %v %v", info, err)
 	}
 }
 

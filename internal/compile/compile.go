@@ -173,6 +173,7 @@ func (c *compiler) run() *Program {
 	}
 	var ingested []*skill
 	var ingestedWF []*Workflow
+	var ingestedEntry []int // index in p.Entries of each ingested skill
 	i := 0
 	for _, rs := range all {
 		display := rs.root.display(workspace)
@@ -198,12 +199,14 @@ func (c *compiler) run() *Program {
 				c.diags = append(c.diags, Diagnostic{Severity: c.skillSeverity(), Code: CodeSkipped, File: s.path(), Skill: s.name,
 					Message: fmt.Sprintf("skill %q is skipped: it has errors", s.name)})
 				entry.Status, entry.Reason = StatusSkipped, fmt.Sprintf("%s [%s]", first.Message, first.Code)
+				s.src = nil // not embedded: do not hold it for the rest of the run
 			case taken:
 				c.diags = append(c.diags, s.diags...)
 				msg := fmt.Sprintf("skill /%s from skill (%s) was shadowed by existing %s (%s)", s.name, src.Path, winnerWord(by), by.Path)
 				p.Notifications = append(p.Notifications, Notification{Code: CodeShadowed, Message: msg})
 				c.diags = append(c.diags, Diagnostic{Severity: Warning, Code: CodeShadowed, File: s.path(), Skill: s.name, Message: msg})
 				entry.Status, entry.By = StatusShadowed, &by
+				s.src = nil
 			default:
 				c.diags = append(c.diags, s.diags...)
 				winner[s.name] = src
@@ -216,6 +219,7 @@ func (c *compiler) run() *Program {
 				}
 				ingested = append(ingested, s)
 				ingestedWF = append(ingestedWF, w)
+				ingestedEntry = append(ingestedEntry, len(p.Entries))
 				entry.Status = StatusIngested
 			}
 			p.Entries = append(p.Entries, entry)
@@ -229,14 +233,8 @@ func (c *compiler) run() *Program {
 	if HasErrors(c.diags) {
 		return nil
 	}
-	for i := range p.Entries {
-		if e := &p.Entries[i]; e.Status == StatusIngested && e.Source.Kind == KindSkill {
-			for _, w := range ingestedWF {
-				if w.Slug == e.Slug {
-					e.Files = len(w.Files)
-				}
-			}
-		}
+	for k, w := range ingestedWF {
+		p.Entries[ingestedEntry[k]].Files = len(w.Files)
 	}
 	p.Workflows = append(p.Workflows, ingestedWF...)
 	slices.SortFunc(p.Workflows, func(a, b *Workflow) int { return cmp.Compare(a.Slug, b.Slug) })
@@ -259,10 +257,16 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 		ds := &diags{skill: s.name}
 		w.Files = walkSkill(s.dir, s.realDir, s.entries, c.cfg.Hidden, true, ds)
 		slices.SortFunc(w.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+		found := false
 		for j := range w.Files {
 			if f := &w.Files[j]; f.Path == s.file {
-				f.Data, f.Size, f.seen = s.src, int64(len(s.src)), s.srcInfo
+				f.Data, f.Size = s.src, int64(len(s.src))
+				found = true
 			}
+		}
+		if !found { // gone between the look and the walk: there is no body to serve
+			ds.file = s.path()
+			ds.errorf(CodeReadFailed, 0, 0, "%s disappeared while skillgen was running", s.file)
 		}
 		walked[i] = ds.list
 	})

@@ -76,7 +76,7 @@ func walkSkill(dir, realDir string, top []fs.DirEntry, hidden, withInfo bool, ds
 				}
 				files = append(files, File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: osPath, seen: info})
 			case t&fs.ModeSymlink != 0:
-				if f, ok := followFileLink(osPath, realDir, relName, ds); ok {
+				if f, ok := followFileLink(osPath, realDir, relName, hidden, ds); ok {
 					files = append(files, f)
 				}
 			default:
@@ -90,8 +90,10 @@ func walkSkill(dir, realDir string, top []fs.DirEntry, hidden, withInfo bool, ds
 }
 
 // followFileLink resolves a symlink inside a skill. A link whose resolution
-// leaves the skill is never followed; a link to a directory is not followed.
-func followFileLink(osPath, realDir, relName string, ds *diags) (File, bool) {
+// leaves the skill is never followed; a link to a directory is not followed;
+// unless hidden, a link to a dot-file or into a dot-directory is left out
+// like its target (a link must not smuggle a .env in under another name).
+func followFileLink(osPath, realDir, relName string, hidden bool, ds *diags) (File, bool) {
 	target, err := filepath.EvalSymlinks(osPath)
 	if err != nil {
 		ds.warnf(CodeFileSkipped, 0, 0, "symlink %q cannot be resolved (dangling or a loop); it is skipped", relName)
@@ -101,6 +103,12 @@ func followFileLink(osPath, realDir, relName string, ds *diags) (File, bool) {
 	if err != nil || !within(realDir, target) {
 		ds.warnf(CodeSymlinkEscape, 0, 0, "symlink %q points outside the skill directory; it is never followed", relName)
 		return File{}, false
+	}
+	if !hidden {
+		if rel, err := filepath.Rel(realDir, target); err == nil && hasDotElem(rel) {
+			ds.add(Info, CodeFileSkipped, 0, 0, "symlink %q points to hidden %q; it is left out (-hidden includes it)", relName, filepath.ToSlash(rel))
+			return File{}, false
+		}
 	}
 	info, err := os.Lstat(target)
 	switch {
@@ -115,6 +123,17 @@ func followFileLink(osPath, realDir, relName string, ds *diags) (File, bool) {
 		return File{}, false
 	}
 	return File{Path: relName, Mode: normMode(info.Mode()), Size: info.Size(), Src: target, seen: info}, true
+}
+
+// hasDotElem reports whether any element of the relative path starts
+// with a dot (rel "." is the skill directory itself, not hidden).
+func hasDotElem(rel string) bool {
+	for _, e := range strings.Split(filepath.ToSlash(rel), "/") {
+		if e != "." && strings.HasPrefix(e, ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // normMode keeps only what is recorded: whether the file is executable.
@@ -148,22 +167,15 @@ func kindWord(t fs.FileMode) string {
 // checked before reading, and a special file is never opened. It returns
 // nil, nil for a directory.
 func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
-	src, _, d := readRegularInfo(file, max, skill)
-	return src, d
-}
-
-// readRegularInfo is readRegular that also returns the stat of the open
-// file, taken just before its bytes were read.
-func readRegularInfo(file string, max int64, skill string) ([]byte, fs.FileInfo, *Diagnostic) {
-	fail := func(code, format string, args ...any) ([]byte, fs.FileInfo, *Diagnostic) {
-		return nil, nil, &Diagnostic{Severity: Error, Code: code, File: file, Skill: skill, Message: fmt.Sprintf(format, args...)}
+	fail := func(code, format string, args ...any) ([]byte, *Diagnostic) {
+		return nil, &Diagnostic{Severity: Error, Code: code, File: file, Skill: skill, Message: fmt.Sprintf(format, args...)}
 	}
 	info, err := os.Stat(file)
 	switch {
 	case err != nil:
 		return fail(CodeReadFailed, "cannot read file: %v", errors.Unwrap(err))
 	case info.IsDir():
-		return nil, nil, nil
+		return nil, nil
 	case !info.Mode().IsRegular():
 		return fail(CodeReadFailed, "%s is not a regular file; it is never opened", kindWord(info.Mode().Type()))
 	case info.Size() > max:
@@ -188,7 +200,7 @@ func readRegularInfo(file string, max int64, skill string) ([]byte, fs.FileInfo,
 	case int64(b.Len()) > max:
 		return fail(CodeFileTooLarge, "file is over %d bytes", max)
 	}
-	return b.Bytes(), info, nil
+	return b.Bytes(), nil
 }
 
 // hashFile computes the SHA-256 of f's bytes, streaming, and checks that the
@@ -196,13 +208,9 @@ func readRegularInfo(file string, max int64, skill string) ([]byte, fs.FileInfo,
 // the state the walk saw is not opened at all.
 func hashFile(f *File, cache *HashCache) error {
 	if f.Data != nil {
-		// f.seen is then the stat taken just before Data was read.
-		if sum, ok := cache.Lookup(f.Src, f.seen); ok {
-			f.SHA256 = sum
-			return nil
-		}
+		// Bytes already read are hashed as they are: a fingerprint taken
+		// around the read could not prove they are the bytes it describes.
 		f.SHA256 = sha256.Sum256(f.Data)
-		cache.Store(f.Src, f.seen, f.SHA256)
 		return nil
 	}
 	if f.seen != nil {

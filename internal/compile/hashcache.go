@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"io/fs"
 	"maps"
@@ -37,7 +38,7 @@ type HashCache struct {
 const (
 	racyWindow = 2 * time.Second
 	// cacheMagic starts a cache file and names its format.
-	cacheMagic = "skillgen-hashes-v1\n"
+	cacheMagic = "skillgen-hashes-v2\n"
 )
 
 type cacheEntry struct {
@@ -66,7 +67,9 @@ func OpenHashCache(file string) *HashCache {
 }
 
 // The file: cacheMagic, then per entry a uvarint path length, the path,
-// five uvarints (size, mtime, ctime, inode, device) and the 32-byte sum.
+// five uvarints (size, mtime, ctime, inode, device) and the 32-byte sum;
+// last, the SHA-256 of everything before it, so that a damaged file is
+// dropped whole rather than trusted.
 func encodeCache(entries map[string]cacheEntry) []byte {
 	b := []byte(cacheMagic)
 	for _, path := range sortedKeys(entries) {
@@ -78,10 +81,18 @@ func encodeCache(entries map[string]cacheEntry) []byte {
 		}
 		b = append(b, e.Sum[:]...)
 	}
-	return b
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
 }
 
 func decodeCache(b []byte) (map[string]cacheEntry, bool) {
+	if len(b) < sha256.Size {
+		return nil, false
+	}
+	b, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
+	if got := sha256.Sum256(b); !bytes.Equal(got[:], sum) {
+		return nil, false
+	}
 	rest, ok := bytes.CutPrefix(b, []byte(cacheMagic))
 	if !ok {
 		return nil, false
@@ -153,6 +164,15 @@ func (c *HashCache) Store(path string, info fs.FileInfo, sum [32]byte) {
 	c.mu.Lock()
 	c.entries[path] = cacheEntry{FP: fp, Sum: sum}
 	c.mu.Unlock()
+}
+
+// Discard removes the cache file, for when a run that used it failed: the
+// next run then hashes everything again, so a bad entry cannot make every
+// run fail.
+func (c *HashCache) Discard() {
+	if c != nil {
+		os.Remove(c.file)
+	}
 }
 
 // Save writes what this run saw, through a temporary file and a rename,

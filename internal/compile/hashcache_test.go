@@ -3,6 +3,7 @@
 package compile
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"os"
 	"path/filepath"
@@ -93,15 +94,19 @@ func TestHashCacheDecode(t *testing.T) {
 	if !ok || len(got) != 2 || got["/a"] != entries["/a"] || got["/b"] != entries["/b"] {
 		t.Fatalf("round trip: %v, %v", got, ok)
 	}
-	for i := len(cacheMagic); i < len(data); i++ {
-		if _, ok := decodeCache(data[:i]); ok && i != len(data) {
-			// A cut between entries is a valid, shorter cache; a cut inside one is not.
-			if d, _ := decodeCache(data[:i]); len(d) == 2 {
-				t.Errorf("cut at %d decoded both entries", i)
-			}
+	for i := range len(data) - 1 {
+		if _, ok := decodeCache(data[:i]); ok {
+			t.Errorf("a file cut at %d of %d bytes was accepted", i, len(data))
 		}
 	}
-	if _, ok := decodeCache([]byte("skillgen-hashes-v0\n")); ok {
+	for i := range data { // every flipped bit is caught by the checksum
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x10
+		if _, ok := decodeCache(bad); ok {
+			t.Errorf("a file with byte %d changed was accepted", i)
+		}
+	}
+	if _, ok := decodeCache(append([]byte("skillgen-hashes-v0\n"), make([]byte, 32)...)); ok {
 		t.Error("an older format was accepted")
 	}
 }
@@ -191,5 +196,30 @@ func TestHashCacheCorruptAndNil(t *testing.T) {
 	c.entries["/x"] = cacheEntry{Sum: [32]byte{1}}
 	if err := c.Save(); err == nil {
 		t.Error("Save below a file: no error")
+	}
+}
+
+// TestHashCacheNotForBytesInMemory: a SKILL.md, held in memory, is hashed
+// from those bytes even when the cache has an entry for its fingerprint:
+// the file may have changed between the stat and the read.
+func TestHashCacheNotForBytesInMemory(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "SKILL.md")
+	if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := openCache(filepath.Join(dir, "hashes"), time.Now().Add(time.Minute))
+	f := walkedFile(t, name)
+	fp, ok := fingerprintOf(f.seen)
+	if !ok {
+		t.Fatal("no fingerprint")
+	}
+	c.old[name] = cacheEntry{FP: fp, Sum: sha256.Sum256([]byte("old"))}
+	f.Data = []byte("new")
+	if err := hashFile(f, c); err != nil {
+		t.Fatal(err)
+	}
+	if f.SHA256 != sha256.Sum256([]byte("new")) {
+		t.Errorf("bytes in memory hashed as %x, want the hash of those bytes", f.SHA256)
 	}
 }

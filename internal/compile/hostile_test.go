@@ -1085,3 +1085,37 @@ func TestHostileManifest(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileLinksToHidden: without -hidden, a symlink to a dot-file or
+// into a dot-directory is left out like its target, so no hidden content
+// reaches the output under another name; with -hidden both are embedded.
+func TestHostileLinksToHidden(t *testing.T) {
+	w := newHostileWS(t)
+	w.skill("leaky")
+	w.write("skills/leaky/.env", "SECRET=1\n")
+	w.write("skills/leaky/.git/config", "[remote] token = SECRET2\n")
+	w.symlink("skills/leaky/notes.txt", ".env")
+	w.symlink("skills/leaky/cfg", ".git/config")
+	w.write("skills/leaky/plain.txt", "plain\n")
+	w.symlink("skills/leaky/alias.txt", "plain.txt")
+
+	res := w.writeOK(gen.Config{Out: "out"})
+	for name, data := range outputFiles(t, w.path("out")) {
+		if strings.Contains(string(data), "SECRET") {
+			t.Errorf("hidden content reached %s", name)
+		}
+	}
+	wantDiag(t, res.Diagnostics, compile.Info, compile.CodeFileSkipped, w.path("skills/leaky/notes.txt"), `hidden ".env"`)
+	wantDiag(t, res.Diagnostics, compile.Info, compile.CodeFileSkipped, w.path("skills/leaky/cfg"), `hidden ".git/config"`)
+	if got, want := servedFiles(res, "leaky"), map[string]int64{"SKILL.md": int64(len(skillMD("leaky"))), "alias.txt": 6, "plain.txt": 6}; !mapsEqual(got, want) {
+		t.Errorf("served %v, want %v", got, want)
+	}
+
+	res = w.writeOK(gen.Config{Out: "out-hidden", Hidden: true})
+	got := servedFiles(res, "leaky")
+	for _, name := range []string{".env", ".git/config", "notes.txt", "cfg"} {
+		if _, ok := got[name]; !ok {
+			t.Errorf("with -hidden, %s is not served (served %v)", name, got)
+		}
+	}
+}

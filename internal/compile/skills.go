@@ -20,7 +20,6 @@ type skill struct {
 	realDir string // symlinks resolved
 	file    string // SkillFile or SkillFileLower, as found
 	src     []byte
-	srcInfo fs.FileInfo // the stat of the skill file when src was read
 	meta    SkillMeta
 	diags   []Diagnostic
 	found   bool          // the directory holds a skill file
@@ -134,7 +133,7 @@ func loadSkill(d skillDir) *skill {
 	osPath := filepath.Join(real, s.file)
 	if entry.Type()&fs.ModeSymlink != 0 {
 		linkDiags := &diags{file: ds.file, skill: s.name}
-		f, ok := followFileLink(osPath, real, s.file, linkDiags)
+		f, ok := followFileLink(osPath, real, s.file, true, linkDiags)
 		if !ok {
 			for _, d := range linkDiags.list {
 				d.Severity = Error
@@ -144,7 +143,7 @@ func loadSkill(d skillDir) *skill {
 		}
 		osPath = f.Src
 	}
-	src, info, diag := readRegularInfo(osPath, MaxSkillMDSize, s.name)
+	src, diag := readRegular(osPath, MaxSkillMDSize, s.name)
 	if diag != nil {
 		diag.File = ds.file
 		ds.list = append(ds.list, *diag)
@@ -154,12 +153,12 @@ func loadSkill(d skillDir) *skill {
 		ds.errorf(CodeReadFailed, 0, 0, "%s is a directory", s.file)
 		return s
 	}
-	s.src, s.srcInfo = src, info
+	s.src = src
 	s.meta = parseSkillMD(ds, s.name, src)
 	return s
 }
 
-// findSkillInPath classifies a validate PATH: a SKILL.md file, a skill
+// findSkillsInPath classifies a validate PATH: a SKILL.md file, a skill
 // directory, or a root of skill directories.
 func findSkillsInPath(p string) (skills []*skill, err error) {
 	info, err := os.Stat(p)
