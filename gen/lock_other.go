@@ -2,6 +2,6 @@
 
 package gen
 
-// lockDir is a no-op where flock is not available: concurrent runs on one
-// output are only serialized on Unix.
-func lockDir(dir string) (func(), error) { return func() {}, nil }
+// lockDir cannot lock where there is no flock(2): Write goes on and says
+// that concurrent runs on one output are not serialized.
+func lockDir(dir string) (func(), error) { return func() {}, errLockUnsupported }
