@@ -234,6 +234,7 @@ func previewTable(p *compile.Program) *runtime.Table {
 		t.Notifications = append(t.Notifications, runtime.Notification{Code: n.Code, Message: n.Message})
 	}
 	t.Resident = runtime.FormatResident(t.Workflows)
+	t.Tool = runtime.FormatActivationTool(t.Workflows)
 	return t
 }
 

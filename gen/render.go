@@ -102,6 +102,7 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		rtWorkflows = append(rtWorkflows, c.rt...)
 	}
 	resident := runtime.FormatResident(rtWorkflows)
+	tool := runtime.FormatActivationTool(rtWorkflows)
 
 	// The skeleton, as values.
 	f := jen.NewFile(pkg)
@@ -133,6 +134,13 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 	ref("Grants", "skillgenGrants", len(grants) > 0)
 	ref("Notifications", "skillgenNotifications", len(p.Notifications) > 0)
 	ref("Resident", "skillgenResident", resident != "")
+	if tool.Name != "" {
+		fields = append(fields, kv("Tool", rt("Tool").Values(
+			kv("Name", jen.Lit(tool.Name)),
+			kv("Description", jen.Id("skillgenToolDescription")),
+			kv("InputSchema", jen.Id("skillgenToolSchema")),
+		)))
+	}
 	f.Comment("Every name but Registry starts with skillgen, so that the package's own")
 	f.Comment("files can use any other. The table and everything below are static data")
 	f.Comment("laid out by the linker; only the skill bodies, slices of their embedded")
@@ -194,6 +202,14 @@ func render(p *compile.Program, pkg string, blobs []*blob, byHash map[[32]byte]*
 		out.decl("")
 		out.b = append(out.b, "const skillgenResident = "...)
 		out.b = strconv.AppendQuote(out.b, resident)
+		out.b = append(out.b, '\n')
+	}
+	if tool.Name != "" {
+		out.decl("")
+		out.b = append(out.b, "const skillgenToolDescription = "...)
+		out.b = strconv.AppendQuote(out.b, tool.Description)
+		out.b = append(out.b, "\n\nconst skillgenToolSchema = "...)
+		out.b = strconv.AppendQuote(out.b, tool.InputSchema)
 		out.b = append(out.b, '\n')
 	}
 	out.b = append(out.b, files.b...)

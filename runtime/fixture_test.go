@@ -216,6 +216,7 @@ var fixtureTable = runtime.Table{
 	},
 	Notifications: fixtureNotifications,
 	Resident:      runtime.FormatResident(fixtureWorkflows),
+	Tool:          runtime.FormatActivationTool(fixtureWorkflows),
 }
 
 // Registry is what a generated package exports.

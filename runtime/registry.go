@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -114,6 +115,7 @@ type Table struct {
 	Grants        []Grant        // one per ingested skill, sorted by target
 	Notifications []Notification // in resolution order
 	Resident      string         // the value of Resident, precomputed by FormatResident
+	Tool          Tool           // the value of ActivationTool, precomputed by FormatActivationTool
 }
 
 // An Entry is one embedded skill file as served by FS.
@@ -195,18 +197,58 @@ const residentHeading = "## Workflows\n\nRun one by its slug as /<slug>.\n\n"
 // ws, with newlines in descriptions folded to spaces; "" when there is none.
 // skillgen calls it at build time.
 func FormatResident(ws []Workflow) string {
+	lines := catalogLines(ws)
+	if lines == "" {
+		return ""
+	}
+	return residentHeading + lines
+}
+
+// activationToolName is the name of the activation tool.
+const activationToolName = "activate_skill"
+
+// toolInstruction starts the activation tool's description.
+const toolInstruction = "Load a skill's full instructions, and the list of its files, into the conversation. " +
+	"Call it as soon as a task matches one of these skills, before doing the task:\n\n"
+
+// FormatActivationTool builds the activation tool of ws: its description
+// is a short instruction and the catalog lines of FormatResident, its
+// schema an object whose one property "name" is an enum of every
+// model-invocable slug, in the order of ws. It is the zero Tool when no
+// workflow is model-invocable. skillgen calls it at build time.
+func FormatActivationTool(ws []Workflow) Tool {
+	lines := catalogLines(ws)
+	if lines == "" {
+		return Tool{}
+	}
+	var schema strings.Builder
+	schema.WriteString(`{"type":"object","properties":{"name":{"type":"string","enum":[`)
+	n := 0
+	for _, w := range ws {
+		if w.ModelInvocation {
+			if n > 0 {
+				schema.WriteByte(',')
+			}
+			n++
+			schema.WriteString(strconv.Quote(w.Slug)) // slugs are a-z, 0-9 and "-": JSON and Go quoting agree
+		}
+	}
+	schema.WriteString(`]}},"required":["name"],"additionalProperties":false}`)
+	return Tool{Name: activationToolName, Description: toolInstruction + lines, InputSchema: schema.String()}
+}
+
+// catalogLines renders one line "- slug: description" per model-invocable
+// workflow of ws, in order, newlines in descriptions folded to spaces.
+func catalogLines(ws []Workflow) string {
 	var b strings.Builder
 	size := 0
 	for _, w := range ws {
 		size += len(w.Slug) + len(w.Description) + 5
 	}
-	b.Grow(len(residentHeading) + size)
+	b.Grow(size)
 	for _, w := range ws {
 		if !w.ModelInvocation {
 			continue
-		}
-		if b.Len() == 0 {
-			b.WriteString(residentHeading)
 		}
 		b.WriteString("- ")
 		b.WriteString(w.Slug)

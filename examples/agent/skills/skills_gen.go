@@ -29,6 +29,7 @@ var skillgenTable = runtime.Table{
 	Grants:        skillgenGrants,
 	Notifications: skillgenNotifications,
 	Resident:      skillgenResident,
+	Tool:          runtime.Tool{Name: "activate_skill", Description: skillgenToolDescription, InputSchema: skillgenToolSchema},
 }
 
 // One workflow per line, sorted by slug.
@@ -70,6 +71,10 @@ var skillgenNotifications = []runtime.Notification{
 }
 
 const skillgenResident = "## Workflows\n\nRun one by its slug as /<slug>.\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n"
+
+const skillgenToolDescription = "Load a skill's full instructions, and the list of its files, into the conversation. Call it as soon as a task matches one of these skills, before doing the task:\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n"
+
+const skillgenToolSchema = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"enum\":[\"code-review\",\"data-analysis\",\"pdf-tools\",\"release\"]}},\"required\":[\"name\"],\"additionalProperties\":false}"
 
 var skillgenFiles_code_review = []runtime.File{
 	{Path: "SKILL.md", Mode: 0o644, Size: 430, SHA256: "d92d0c9be6bc57538d28011ede00326e142eabc8bd0dd77fb792a4b0e5a81675"},
