@@ -120,22 +120,22 @@ func benchRegenerate(b *testing.B, cacheDir string) {
 	}
 }
 
-// BenchmarkRender is the rendering of the Go file alone, from a compiled
-// 1,000-skill program.
+// BenchmarkRender is the rendering of the package alone (the encoded table
+// and the Go file), from a lowered 1,000-skill program.
 func BenchmarkRender(b *testing.B) {
 	cfg, _ := benchWorkspace(b)
 	prog, diags := compile.Compile(compile.Config{Dir: cfg.Dir})
 	if prog == nil {
 		b.Fatalf("compile failed: %v", diags[:min(len(diags), 5)])
 	}
-	blobs, byHash := blobsOf(prog)
+	l := lower(prog, 0)
 	var size int
 	for b.Loop() {
-		src, err := render(prog, "skills", blobs, byHash)
+		out, err := renderPackage(l, "skills")
 		if err != nil {
 			b.Fatal(err)
 		}
-		size = len(src)
+		size = len(out.goSrc)
 	}
 	b.ReportMetric(float64(size), "bytes/file")
 }

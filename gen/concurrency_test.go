@@ -69,7 +69,7 @@ func TestConcurrentGenerate(t *testing.T) {
 	const skills, files = 20, 20
 	w := newCrashWS(t, crashCLI(t), skills, files, 1000)
 	out := filepath.Join(w.dir, "out")
-	blobs := skills * (files + 1)
+	blobs := skills*(files+1) + 1 // and the table
 
 	concurrentRuns(t, w, "a", "a", "a", "a", "a", "a")
 	if code, stderr := w.run("check", "a"); code != 0 || strings.Contains(stderr, "leftover") {
@@ -185,7 +185,7 @@ func TestConcurrentKilledLockHolder(t *testing.T) {
 		t.Fatalf("generate still blocked 30s after the lock holder was killed")
 	}
 	w.mustRun(t, "check", "a")
-	cleanOutput(t, out, 20*21)
+	cleanOutput(t, out, 20*21+1) // the blobs and the table
 
 	// A real generate, killed while it holds the lock.
 	ino := dirInode(t, out)
@@ -237,7 +237,7 @@ func TestConcurrentKilledLockHolder(t *testing.T) {
 	if code, stderr := w.run("check", state); code != 0 || strings.Contains(stderr, "leftover") {
 		t.Errorf("check after the recovery run exits %d:\n%s", code, stderr)
 	}
-	cleanOutput(t, out, 20*21)
+	cleanOutput(t, out, 20*21+1) // the blobs and the table
 }
 
 // dirInode returns the inode number of dir.

@@ -260,7 +260,7 @@ func TestCrashConsistency(t *testing.T) {
 			t.Errorf("after a clean generate, out holds %s", name)
 		}
 	}
-	if n := len(outListing(t, filepath.Join(w.dir, "out"))); n != 2+skills*(files+1) {
-		t.Errorf("out holds %d entries, want the Go file, the data directory and %d blobs", n, skills*(files+1))
+	if n := len(outListing(t, filepath.Join(w.dir, "out"))); n != 3+skills*(files+1) {
+		t.Errorf("out holds %d entries, want the Go file, the data directory, the table and %d blobs", n, skills*(files+1))
 	}
 }

@@ -127,8 +127,8 @@ func TestDeterminism(t *testing.T) {
 	if !slices.Equal(namesA, namesB) {
 		t.Fatalf("the outputs hold different files:\n  A: %q\n  B: %q", namesA, namesB)
 	}
-	if want := len(wsBlobs()) + 1; len(namesA) != want {
-		t.Errorf("output has %d files, want %d (the Go file and one per blob)", len(namesA), want)
+	if want := len(wsBlobs()) + 2; len(namesA) != want {
+		t.Errorf("output has %d files, want %d (the Go file, the table and one per blob)", len(namesA), want)
 	}
 	for _, p := range namesA {
 		a, b := outA[p], outB[p]

@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/skillgen/skillgen/internal/compile"
+	"github.com/skillgen/skillgen/internal/hashcache"
 )
 
 // faultFS is the real file system with faults switched on by its fields.
@@ -214,11 +214,11 @@ func wantErr(t *testing.T, err error, parts ...string) {
 // must put on disk before the switch.
 func blobBytes(resA, resB *Result) int64 {
 	have := map[string]bool{}
-	for _, b := range resA.blobs {
+	for _, b := range resA.render().blobs {
 		have[b.name] = true
 	}
 	var n int64
-	for _, b := range resB.blobs {
+	for _, b := range resB.render().blobs {
 		if !have[b.name] {
 			n += b.file.Size
 		}
@@ -274,7 +274,7 @@ func TestFaultWrites(t *testing.T) {
 	t.Run("disk-full", func(t *testing.T) {
 		_, out, before, resA, resB := faultSetup(t)
 		blobs := blobBytes(resA, resB)
-		goSize := int64(len(resB.goSrc))
+		goSize := int64(len(resB.GoSource()))
 		// No room at all, a few bytes, half the blobs, all but the last
 		// byte of the blobs, and room for the blobs but not the Go file.
 		for _, room := range []int64{0, 1, 1000, blobs / 2, blobs - 1, blobs, blobs + goSize/2, blobs + goSize - 1} {
@@ -418,7 +418,7 @@ func TestFaultDiscardsCache(t *testing.T) {
 	// A cache file, as an earlier run would have left it.
 	cacheFile := filepath.Join(cacheDir, "hashes-earlier")
 	writeTestFile(t, cacheFile, "anything")
-	res.cache = compile.OpenHashCache(cacheFile)
+	res.cache = hashcache.Open(cacheFile)
 
 	res.fsys = &faultFS{createErr: syscall.ENOSPC}
 	if _, err := res.Write(); err == nil {

@@ -1,10 +1,12 @@
 // Package gen is skillgen's public API: it compiles a workspace's manifest,
-// Workflows and skills, and renders the Go package that serves them.
+// Workflows and skills, lowers them to the table the generated package
+// holds, and renders and writes that package.
 //
-// Generate does all the work in memory and writes nothing; the Result is
-// then either written (Write: write-if-changed, atomic, under a lock) or
-// compared with what is on disk (Check). Both sinks see exactly the same
-// rendered bytes.
+// Generate does all the work in memory and writes nothing. Its Result
+// holds the table as a value: the preview Registry, list and prompt read
+// it without rendering any Go. Write (write-if-changed, atomic, under a
+// lock) and Check (compare, write nothing) render it once and sync the
+// output directory through the same plan. See ARCHITECTURE.md.
 package gen
 
 import (
@@ -17,6 +19,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillgen/skillgen/internal/compile"
+	"github.com/skillgen/skillgen/internal/hashcache"
 	"github.com/skillgen/skillgen/runtime"
 )
 
@@ -25,8 +28,6 @@ type (
 	Diagnostic     = compile.Diagnostic
 	Severity       = compile.Severity
 	ListEntry      = compile.ListEntry
-	Source         = compile.Source
-	Notification   = compile.Notification
 	ValidateResult = compile.ValidateResult
 )
 
@@ -57,24 +58,29 @@ type Config struct {
 	MaxFileSize  int64 // 0 means DefaultMaxFileSize
 	MaxTotalSize int64 // 0 means DefaultMaxTotalSize
 
+	// CatalogBudget, when not 0, fits the catalog (Resident, the
+	// activation tool's description, SkillsXML) to that many characters:
+	// see Catalog and README.md, "Catalog budget".
+	CatalogBudget int
+
 	// CacheDir, when set, keeps a cache of file hashes there (one file per
 	// output directory), so that a run over unchanged inputs and output
 	// reads neither again: what go generate runs on every build. A file is
 	// trusted only while its size, times, inode and device are as when it
-	// was hashed. "" (the default) caches nothing; skillgen check never
-	// caches.
+	// was hashed. "" (the default) caches nothing; Check never caches.
 	CacheDir string
 }
 
 // Summary counts what a run compiled.
 type Summary struct {
-	Workflows int   // in the table
-	Skills    int   // of which ingested skills
-	Shadowed  int   // skills that lost to an earlier workflow or skill
-	Skipped   int   // invalid skills left out
-	Files     int   // skill files served
-	Bytes     int64 // their total size
-	Blobs     int   // distinct contents embedded
+	Workflows int     // in the table
+	Skills    int     // of which ingested skills
+	Shadowed  int     // skills that lost to an earlier workflow or skill
+	Skipped   int     // invalid skills left out
+	Files     int     // skill files served
+	Bytes     int64   // their total size
+	Blobs     int     // distinct contents embedded
+	Catalog   Catalog // the catalog's size and what its budget did
 }
 
 // File is one file of the generated package, its Path relative to Out.
@@ -83,40 +89,44 @@ type File struct {
 	Size int64
 }
 
-// Result is a rendered package, not yet written.
+// Result is a compiled workspace, lowered to the table of its package.
 type Result struct {
-	Files         []File // the Go file, then the blobs in name order; nil on errors
 	Diagnostics   []Diagnostic
-	Entries       []ListEntry    // every workflow and skill considered, in resolution order
-	Notifications []Notification // as stored in the package
+	Entries       []ListEntry            // every workflow and skill considered, in resolution order
+	Notifications []runtime.Notification // as stored in the package
 	Summary       Summary
 	Out           string // the output directory, absolute
 	Package       string
 
-	prog     *compile.Program
-	registry *runtime.Registry // built on first use
-	goSrc    []byte
-	blobs    []*blob
+	low      *lowered          // nil on errors
+	registry *runtime.Registry // the preview, built on first use
+	out      *rendered         // the rendered package, built on first use
 	fsys     outputFS
-	cache    *compile.HashCache // nil: no cache
+	cache    *hashcache.Cache // nil: no cache
 }
 
 // OK reports whether the run had no errors (and so can be written).
 func (r *Result) OK() bool { return !compile.HasErrors(r.Diagnostics) }
 
 // Registry returns the table as the generated package will serve it, for
-// previews (list, prompt). It holds no file contents: its FS is empty.
-// It is nil when the run has errors.
+// previews (list, prompt): every workflow, body, catalog and notification.
+// Its FS serves only the skill files themselves (SKILL.md), whose bytes the
+// run holds in memory. It is nil when the run has errors.
 func (r *Result) Registry() *runtime.Registry {
-	if r.registry == nil && r.prog != nil {
-		r.registry = runtime.New(previewTable(r.prog))
+	if r.registry == nil && r.low != nil {
+		reg, err := r.low.preview()
+		if err != nil {
+			panic(fmt.Sprintf("skillgen: the lowered table is invalid: %v", err)) // a bug in lower
+		}
+		r.registry = reg
 	}
 	return r.registry
 }
 
-// Generate compiles the workspace and renders the package in memory. It
-// writes nothing. Problems with the input are in Diagnostics (and make OK
-// false); the error is for a configuration that cannot work at all.
+// Generate compiles the workspace and lowers it to the table of the
+// package, in memory. It writes nothing. Problems with the input are in
+// Diagnostics (and make OK false); the error is for a configuration that
+// cannot work at all.
 func Generate(cfg Config) (*Result, error) {
 	dir := cfg.Dir
 	if dir == "" {
@@ -149,11 +159,14 @@ func Generate(cfg Config) (*Result, error) {
 	} else if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) || pkg == "_" {
 		return nil, fmt.Errorf("invalid package name %q", pkg)
 	}
+	if cfg.CatalogBudget < 0 {
+		return nil, fmt.Errorf("invalid catalog budget %d", cfg.CatalogBudget)
+	}
 
-	var cache *compile.HashCache
+	var cache *hashcache.Cache
 	if cfg.CacheDir != "" {
 		sum := sha256.Sum256([]byte(out))
-		cache = compile.OpenHashCache(filepath.Join(cfg.CacheDir, "hashes-"+hex.EncodeToString(sum[:8])))
+		cache = hashcache.Open(filepath.Join(cfg.CacheDir, "hashes-"+hex.EncodeToString(sum[:8])))
 	}
 	prog, diags := compile.Compile(compile.Config{
 		Dir: dir, Manifests: cfg.Manifests, Workspace: cfg.Workspace, Home: cfg.Home,
@@ -164,78 +177,36 @@ func Generate(cfg Config) (*Result, error) {
 	if prog == nil {
 		return r, nil
 	}
+	r.low = lower(prog, cfg.CatalogBudget)
 	r.Entries = prog.Entries
-	r.Notifications = prog.Notifications
-	blobs, byHash := blobsOf(prog)
-	src, err := render(prog, pkg, blobs, byHash)
-	if err != nil {
-		return nil, err
-	}
-	r.goSrc, r.blobs = src, blobs
-	r.prog = prog
-	r.Files = append(r.Files, File{Path: GoFileName, Size: int64(len(src))})
-	for _, b := range blobs {
-		r.Files = append(r.Files, File{Path: DataDir + "/" + b.name, Size: b.file.Size})
-	}
-	r.Summary = summarize(prog, len(blobs))
+	r.Notifications = r.low.spec.Notifications
+	r.Summary = summarize(prog, r.low)
+	r.Diagnostics = append(r.Diagnostics, r.low.catalogDiagnostics()...)
+	compile.SortDiagnostics(r.Diagnostics)
 	return r, nil
 }
 
-// GoSource returns the rendered Go file.
-func (r *Result) GoSource() []byte { return r.goSrc }
-
-func summarize(p *compile.Program, blobs int) Summary {
-	s := Summary{Workflows: len(p.Workflows), Blobs: blobs}
-	for _, w := range p.Workflows {
-		if w.Source.Kind == compile.KindSkill {
-			s.Skills++
-		}
-		s.Files += len(w.Files)
-		for _, f := range w.Files {
-			s.Bytes += f.Size
-		}
+// Files returns the files of the generated package: the Go file, then the
+// data files (the encoded table and the skill files' contents, one blob
+// each) in name order. It is nil when the run has errors.
+func (r *Result) Files() []File {
+	if r.low == nil {
+		return nil
 	}
-	for _, e := range p.Entries {
-		switch e.Status {
-		case compile.StatusShadowed:
-			s.Shadowed++
-		case compile.StatusSkipped:
-			s.Skipped++
-		}
+	p := r.render()
+	files := []File{{Path: GoFileName, Size: int64(len(p.goSrc))}}
+	for _, b := range p.blobs {
+		files = append(files, File{Path: DataDir + "/" + b.name, Size: b.file.Size})
 	}
-	return s
+	return files
 }
 
-// previewTable is the runtime table of a program without file contents.
-func previewTable(p *compile.Program) *runtime.Table {
-	t := &runtime.Table{}
-	for _, w := range p.Workflows {
-		rw := runtime.Workflow{
-			Slug: w.Slug, Description: w.Description, ModelInvocation: w.ModelInvocation, UserInvocable: w.UserInvocable,
-			Body: w.BodyText(), License: w.License, Compatibility: w.Compatibility, AllowedTools: w.AllowedTools,
-			Source: runtime.Source{Kind: runtime.KindWorkflow, Path: w.Source.Path},
-		}
-		if len(w.Requires) > 0 { // as in the generated code: no requirements is a nil slice
-			rw.Requires = w.Requires
-		}
-		if w.Source.Kind == compile.KindSkill {
-			rw.Source.Kind = runtime.KindSkill
-			t.Grants = append(t.Grants, runtime.Grant{Target: w.Slug, Permission: runtime.Read, Recursive: true})
-		}
-		for _, m := range w.Metadata {
-			rw.Metadata = append(rw.Metadata, runtime.Meta{Key: m.Key, Value: m.Value})
-		}
-		for _, f := range w.Files {
-			rw.Files = append(rw.Files, runtime.File{Path: f.Path, Mode: f.Mode, Size: f.Size, SHA256: fmt.Sprintf("%x", f.SHA256)})
-		}
-		t.Workflows = append(t.Workflows, rw)
+// GoSource returns the rendered Go file; nil when the run has errors.
+func (r *Result) GoSource() []byte {
+	if r.low == nil {
+		return nil
 	}
-	for _, n := range p.Notifications {
-		t.Notifications = append(t.Notifications, runtime.Notification{Code: n.Code, Message: n.Message})
-	}
-	t.Resident = runtime.FormatResident(t.Workflows)
-	t.Tool = runtime.FormatActivationTool(t.Workflows)
-	return t
+	return r.render().goSrc
 }
 
 // Validate checks the skills at the given paths (a SKILL.md, a skill

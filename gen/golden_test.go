@@ -147,8 +147,8 @@ func generateCase(t *testing.T, c *casetest.Case, casesDir string) bool {
 	c.Check(t, "diagnostics", formatDiagnostics(res.Diagnostics, tmp))
 
 	if !res.OK() {
-		if res.Files != nil || res.GoSource() != nil {
-			t.Errorf("a failed run rendered files: %v", res.Files)
+		if res.Files() != nil || res.GoSource() != nil {
+			t.Errorf("a failed run rendered files: %v", res.Files())
 		}
 		if _, err := res.Write(); err == nil {
 			t.Errorf("Write of a failed run succeeded")
@@ -169,7 +169,7 @@ func generateCase(t *testing.T, c *casetest.Case, casesDir string) bool {
 	checkGofmt(t, res.GoSource())
 	c.Check(t, "skills_gen.go", string(res.GoSource()))
 	var files strings.Builder
-	for _, f := range res.Files {
+	for _, f := range res.Files() {
 		fmt.Fprintf(&files, "%s %d\n", f.Path, f.Size)
 	}
 	c.Check(t, "files", files.String())
@@ -216,7 +216,7 @@ func checkWritten(t *testing.T, res *Result, out string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := slices.Clone(res.Files)
+	want := slices.Clone(res.Files())
 	cmpFile := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
 	slices.SortFunc(want, cmpFile)
 	slices.SortFunc(got, cmpFile)

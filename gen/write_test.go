@@ -16,6 +16,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -100,6 +101,18 @@ func blobName(data string) string {
 
 // wsBlobs returns the blob names the data directory must hold: one per
 // distinct content of a served file.
+// tableBlob returns the name of the data file that holds the encoded
+// table: the one the Go file embeds into skillgenData.
+func tableBlob(t testing.TB, src string) string {
+	t.Helper()
+	m := regexp.MustCompile(`//go:embed skills_data/([0-9a-f]{64})\nvar skillgenData string\n`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatalf("the Go file embeds no table:\n%s", src)
+	}
+	return m[1]
+}
+
+// wsBlobs returns the names of the blobs of the workspace's skill files.
 func wsBlobs() []string {
 	seen := map[string]bool{}
 	for _, f := range wsServed() {
@@ -380,6 +393,10 @@ func TestWriteFirstRun(t *testing.T) {
 	if len(wsServed()) != 10 || len(blobs) != 9 {
 		t.Fatalf("fixture: %d served files, %d blobs; want 10, 9", len(wsServed()), len(blobs))
 	}
+	// And the encoded table.
+	table := tableBlob(t, string(r.GoSource()))
+	blobs = append(blobs, table)
+	slices.Sort(blobs)
 	var want []string
 	for _, b := range blobs {
 		want = append(want, gen.DataDir+"/"+b)
@@ -392,11 +409,21 @@ func TestWriteFirstRun(t *testing.T) {
 
 	// Result.Files: the Go file, then the blobs in name order, with sizes.
 	var files []string
-	for _, f := range r.Files {
+	for _, f := range r.Files() {
 		files = append(files, fmt.Sprintf("%s %d", f.Path, f.Size))
 	}
 	wantFiles := []string{fmt.Sprintf("%s %d", gen.GoFileName, len(r.GoSource()))}
+	tableData, err := os.ReadFile(filepath.Join(out, gen.DataDir, table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blobName(string(tableData)) != table {
+		t.Errorf("the table's data file is not named by its SHA-256")
+	}
 	for _, b := range blobs {
+		if b == table {
+			wantFiles = append(wantFiles, fmt.Sprintf("%s/%s %d", gen.DataDir, b, len(tableData)))
+		}
 		for _, f := range wsServed() {
 			if blobName(f.data) == b {
 				wantFiles = append(wantFiles, fmt.Sprintf("%s/%s %d", gen.DataDir, b, len(f.data)))
@@ -440,7 +467,7 @@ func TestWriteFirstRun(t *testing.T) {
 		}
 	}
 	if n := strings.Count(src, "//go:embed "); n != len(blobs) {
-		t.Errorf("%s has %d //go:embed lines, want one per blob (%d)", gen.GoFileName, n, len(blobs))
+		t.Errorf("%s has %d //go:embed lines, want one per blob and the table (%d)", gen.GoFileName, n, len(blobs))
 	}
 }
 
@@ -479,22 +506,30 @@ func TestWriteChangedInput(t *testing.T) {
 	setWSFile(t, root, guide, newData)
 	oldBlob, newBlob := gen.DataDir+"/"+blobName(oldData), gen.DataDir+"/"+blobName(newData)
 
+	oldTable := gen.DataDir + "/" + tableBlob(t, before[gen.GoFileName].data)
 	r := generateOK(t, wsConfig(root))
+	newTable := gen.DataDir + "/" + tableBlob(t, string(r.GoSource()))
 	rep, err := r.Write()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{newBlob, gen.GoFileName}; !slices.Equal(rep.Written, want) {
+	// The file's size is in the table: the table changes too.
+	want := []string{newBlob, newTable, gen.GoFileName}
+	slices.Sort(want)
+	if !slices.Equal(rep.Written, want) {
 		t.Errorf("written %q, want %q", rep.Written, want)
 	}
-	if want := []string{oldBlob}; !slices.Equal(rep.Removed, want) {
+	want = []string{oldBlob, oldTable}
+	slices.Sort(want)
+	if !slices.Equal(rep.Removed, want) {
 		t.Errorf("removed %q, want %q", rep.Removed, want)
 	}
 
 	after := snapshotTree(t, out)
-	// Exactly these paths changed: the Go file, the two blobs, and the two
-	// directories whose entries changed. Everything else kept its mtime.
-	want := []string{".", gen.DataDir, newBlob, oldBlob, gen.GoFileName}
+	// Exactly these paths changed: the Go file, the two blobs and the two
+	// tables, and the two directories whose entries changed. Everything
+	// else kept its mtime.
+	want = []string{".", gen.DataDir, newBlob, oldBlob, newTable, oldTable, gen.GoFileName}
 	slices.Sort(want)
 	if got := changedPaths(before, after); !slices.Equal(got, want) {
 		t.Errorf("changed paths:\n  %s\nwant exactly %q", strings.Join(diffTrees(before, after, true), "\n  "), want)
@@ -516,30 +551,40 @@ func TestWriteChangedInput(t *testing.T) {
 }
 
 // TestWriteRemovesOnlyOwned shows that when skills go away, their blobs go,
-// and when none are left the data directory goes, while foreign files stay.
+// leaving the table alone in the data directory, while foreign files stay.
 func TestWriteRemovesOnlyOwned(t *testing.T) {
 	root, out := setupWritten(t)
 	before := snapshotTree(t, out)
 
 	// No [skills] table: only the in-house workflows remain, no files.
 	setWSFile(t, root, ".insomnia/manifest.toml", "[scope]\n")
-	rep, err := generateOK(t, wsConfig(root)).Write()
+	r := generateOK(t, wsConfig(root))
+	table := gen.DataDir + "/" + tableBlob(t, string(r.GoSource()))
+	rep, err := r.Write()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var removed []string
+	removed := []string{gen.DataDir + "/" + tableBlob(t, before[gen.GoFileName].data)}
 	for _, b := range wsBlobs() {
 		removed = append(removed, gen.DataDir+"/"+b)
 	}
-	if !slices.Equal(rep.Removed, removed) || !slices.Equal(rep.Written, []string{gen.GoFileName}) {
-		t.Errorf("report: written %q removed %q; want written [%s] removed every blob", rep.Written, rep.Removed, gen.GoFileName)
+	slices.Sort(removed)
+	written := []string{table, gen.GoFileName}
+	if !slices.Equal(rep.Removed, removed) || !slices.Equal(rep.Written, written) {
+		t.Errorf("report: written %q removed %q; want written %q removed every blob and the old table", rep.Written, rep.Removed, written)
 	}
 	after := snapshotTree(t, out)
-	if _, ok := after[gen.DataDir]; ok {
-		t.Errorf("the empty data directory is still there")
+	var data []string
+	for p := range after {
+		if strings.HasPrefix(p, gen.DataDir+"/") {
+			data = append(data, p)
+		}
 	}
-	if strings.Contains(after[gen.GoFileName].data, "go:embed") {
-		t.Errorf("%s still embeds files", gen.GoFileName)
+	if !slices.Equal(data, []string{table}) {
+		t.Errorf("the data directory holds %q; want the table only", data)
+	}
+	if n := strings.Count(after[gen.GoFileName].data, "go:embed"); n != 1 {
+		t.Errorf("%s embeds %d files; want the table only", gen.GoFileName, n)
 	}
 	requireForeignIntact(t, before, after)
 }
@@ -610,8 +655,8 @@ func TestFailingRunWritesNothing(t *testing.T) {
 			if !found {
 				t.Errorf("no error [%s] in %q among:\n%s", tc.code, tc.where, formatDiags(r.Diagnostics))
 			}
-			if len(r.Files) != 0 || len(r.GoSource()) != 0 {
-				t.Errorf("a failed run rendered files: %v", r.Files)
+			if len(r.Files()) != 0 || len(r.GoSource()) != 0 {
+				t.Errorf("a failed run rendered files: %v", r.Files())
 			}
 			if rep, err := r.Write(); err == nil {
 				t.Errorf("Write of a failed run: no error (report %+v)", rep)

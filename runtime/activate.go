@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/skillgen/skillgen/runtime/internal/abi"
 )
 
 // ErrNotModelInvocable is returned by Activate for a workflow whose
@@ -23,7 +25,11 @@ type Tool struct {
 // workflow by name, and false when no workflow is model-invocable. The
 // tool is built at build time: ActivationTool does not allocate.
 func (r *Registry) ActivationTool() (Tool, bool) {
-	return r.t.Tool, r.t.Tool.Name != ""
+	desc := r.headerString(abi.HToolDescription)
+	if desc == "" {
+		return Tool{}, false
+	}
+	return Tool{Name: abi.ToolName, Description: desc, InputSchema: r.headerString(abi.HToolSchema)}, true
 }
 
 // maxResources is how many files Activate lists; a line says how many more

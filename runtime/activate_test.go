@@ -75,7 +75,7 @@ func TestActivationToolNone(t *testing.T) {
 		"user only":      {{Slug: "standup", Description: "User only.", UserInvocable: true}},
 		"two, user only": {{Slug: "a", Description: "A."}, {Slug: "b", Description: "B.", UserInvocable: true}},
 	} {
-		r := runtime.New(&runtime.Table{Workflows: ws, Resident: runtime.FormatResident(ws), Tool: runtime.FormatActivationTool(ws)})
+		r := registryOf(ws, nil, nil)
 		if tool, ok := r.ActivationTool(); ok || tool != (runtime.Tool{}) {
 			t.Errorf("%s: ActivationTool() = %+v, %v; want the zero Tool, false", name, tool, ok)
 		}
@@ -200,7 +200,7 @@ func TestActivateBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ws := []runtime.Workflow{tt.w}
-		r := runtime.New(&runtime.Table{Workflows: ws})
+		r := registryOf(ws, nil, nil)
 		got, err := r.Activate("s", tt.dir)
 		if err != nil || got != tt.want {
 			t.Errorf("%s: Activate = %v\n%s\nwant\n%s", tt.name, err, got, tt.want)

@@ -23,7 +23,7 @@ func bigTable(n int) (*runtime.Registry, []string) {
 			Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/" + slug + "/SKILL.md"},
 		}
 	}
-	return runtime.New(&runtime.Table{Workflows: ws, Resident: runtime.FormatResident(ws)}), slugs
+	return registryOf(ws, nil, nil), slugs
 }
 
 // sink keeps results alive so that nothing is optimized away.

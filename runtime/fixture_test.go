@@ -4,17 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillgen/skillgen/runtime"
+	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
 
-// The fixture is written the way skillgen's generated code is: a static
-// runtime.Table whose Workflows are sorted by slug, whose Entries are sorted
-// by path (byte order) and point at package-level strings, with the grants,
-// notifications and the Resident block precomputed by FormatResident.
+// The fixture is served the way skillgen's generated code is: its
+// workflows and files are lowered to a skillgenimpl.Spec (registryOf),
+// encoded into a table and decoded by the runtime.
 //
 // It mixes in-house workflows (no files; one not user invocable, one not
 // model invocable) and skills (nested files, an executable script, empty
@@ -72,6 +74,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "The shortest slug.",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            body(dataASkill),
 		Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/a/SKILL.md"},
 		Files: []runtime.File{
@@ -83,6 +86,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "Slug with a hyphen; sorts after \"a\" and before \"a0\".",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            body(dataABSkill),
 		Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/a-b/SKILL.md"},
 		License:         "MIT",
@@ -97,6 +101,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "Found as lower-case skill.md.",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            body(dataA0Skill),
 		Source:          runtime.Source{Kind: runtime.KindSkill, Path: "/opt/shared skills/a0/skill.md"},
 		Files: []runtime.File{
@@ -117,6 +122,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "Files with odd but legal names.",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            body(dataNamesSkill),
 		Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/names/SKILL.md"},
 		Metadata:        []runtime.Meta{{Key: "author", Value: "me"}, {Key: "version", Value: "1.0"}},
@@ -140,6 +146,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "Extract text & tables from <PDF> files, \"quoted\" and 'single'.\nUse for PDFs.",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            body(dataPDFSkill),
 		Source:          runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/pdf-tools/SKILL.md"},
 		License:         "Apache-2.0",
@@ -158,6 +165,7 @@ var fixtureWorkflows = []runtime.Workflow{
 		Slug:          "standup",
 		Description:   "Summarize yesterday (user only).",
 		UserInvocable: true,
+		Requires:      []string{},
 		Body:          "List yesterday's commits.\n",
 		Source:        runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/standup.md"},
 	},
@@ -166,36 +174,10 @@ var fixtureWorkflows = []runtime.Workflow{
 		Description:     "Line one\r\nline two\nline three\rend",
 		ModelInvocation: true,
 		UserInvocable:   true,
+		Requires:        []string{},
 		Body:            "",
 		Source:          runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/tricky.md"},
 	},
-}
-
-// fixtureEntries is sorted by Path in byte order.
-var fixtureEntries = []runtime.Entry{
-	{Path: "a-b/SKILL.md", Mode: 0o644, Data: &dataABSkill},
-	{Path: "a-b/notes/empty.txt", Mode: 0o644, Data: &dataEmpty},
-	{Path: "a-b/notes/todo.md", Mode: 0o644, Data: &dataABTodo},
-	{Path: "a/SKILL.md", Mode: 0o644, Data: &dataASkill},
-	{Path: "a0/skill.md", Mode: 0o644, Data: &dataA0Skill},
-	{Path: "names/#hash.md", Mode: 0o644, Data: &dataHash},
-	{Path: "names/A.md", Mode: 0o644, Data: &dataUpperA},
-	{Path: "names/SKILL.md", Mode: 0o644, Data: &dataNamesSkill},
-	{Path: "names/_underscore.md", Mode: 0o644, Data: &dataUnder},
-	{Path: "names/a.md", Mode: 0o644, Data: &dataLowerA},
-	{Path: "names/con.md", Mode: 0o644, Data: &dataCon},
-	{Path: "names/empty", Mode: 0o644, Data: &dataEmpty},
-	{Path: "names/has space.md", Mode: 0o644, Data: &dataSpace},
-	{Path: "names/odd-one.md", Mode: 0o644, Data: &dataOddOne},
-	{Path: "names/odd/*?:\\.txt", Mode: 0o644, Data: &dataStar},
-	{Path: "names/ünïcödé.md", Mode: 0o644, Data: &dataUnicode},
-	{Path: "names/日本語/メモ.txt", Mode: 0o644, Data: &dataJapanese},
-	{Path: "pdf-tools/SKILL.md", Mode: 0o644, Data: &dataPDFSkill},
-	{Path: "pdf-tools/assets/deep/nested/form.txt", Mode: 0o644, Data: &dataPDFForm},
-	{Path: "pdf-tools/assets/logo.bin", Mode: 0o644, Data: &dataPDFBin},
-	{Path: "pdf-tools/references/REFERENCE.md", Mode: 0o644, Data: &dataPDFRef},
-	{Path: "pdf-tools/scripts.md", Mode: 0o644, Data: &dataPDFNotes},
-	{Path: "pdf-tools/scripts/extract.sh", Mode: 0o755, Data: &dataPDFShell},
 }
 
 var fixtureNotifications = []runtime.Notification{
@@ -204,23 +186,72 @@ var fixtureNotifications = []runtime.Notification{
 	{Code: "shadowed", Message: "skill /a from skill (/opt/shared skills/a/SKILL.md) was shadowed by existing skill (.claude/skills/a/SKILL.md)"},
 }
 
-var fixtureTable = runtime.Table{
-	Workflows: fixtureWorkflows,
-	Entries:   fixtureEntries,
-	Grants: []runtime.Grant{
-		{Target: "a", Permission: runtime.Read, Recursive: true},
-		{Target: "a-b", Permission: runtime.Read, Recursive: true},
-		{Target: "a0", Permission: runtime.Read, Recursive: true},
-		{Target: "names", Permission: runtime.Read, Recursive: true},
-		{Target: "pdf-tools", Permission: runtime.Read, Recursive: true},
-	},
-	Notifications: fixtureNotifications,
-	Resident:      runtime.FormatResident(fixtureWorkflows),
-	Tool:          runtime.FormatActivationTool(fixtureWorkflows),
+// Registry is what a generated package exports.
+var Registry = registryOf(fixtureWorkflows, fixtureContents(), fixtureNotifications)
+
+// fixtureContents returns the bytes of every fixture file by path.
+func fixtureContents() map[string]string {
+	m := map[string]string{}
+	for p, f := range fixtureFiles {
+		m[p] = f.data
+	}
+	return m
 }
 
-// Registry is what a generated package exports.
-var Registry = runtime.New(&fixtureTable)
+// registryOf serves ws as generated code would, through a
+// skillgenimpl.Spec: each file's bytes are contents["<slug>/<path>"] ("" if
+// absent), and its Size and SHA256 are computed from them. A skill whose
+// skill file (named by Source.Path) has no contents gets one made of a
+// frontmatter and its Body; one that does not list it gets it listed. The
+// catalog lists every workflow's Description.
+func registryOf(ws []runtime.Workflow, contents map[string]string, notes []runtime.Notification) *runtime.Registry {
+	spec := &skillgenimpl.Spec{Notifications: notes}
+	blobs := map[string]*string{}
+	blob := func(data string) (name string, size int64) {
+		sum := sha256.Sum256([]byte(data))
+		name = hex.EncodeToString(sum[:])
+		if blobs[name] == nil {
+			blobs[name] = &data
+		}
+		return name, int64(len(data))
+	}
+	for _, w := range ws {
+		sw := skillgenimpl.Workflow{Workflow: w, Catalog: w.Description, CatalogXML: w.Description}
+		sw.Files = slices.Clone(w.Files)
+		if w.Source.Kind == runtime.KindSkill {
+			name := path.Base(w.Source.Path)
+			md, ok := contents[w.Slug+"/"+name]
+			if !ok {
+				md = "---\nname: " + w.Slug + "\n---\n" + w.Body
+				contents = maps.Clone(contents)
+				if contents == nil {
+					contents = map[string]string{}
+				}
+				contents[w.Slug+"/"+name] = md
+			}
+			if !strings.HasSuffix(md, w.Body) {
+				panic("fixture: the body of " + w.Slug + " is not the tail of its skill file")
+			}
+			sw.BodyStart = len(md) - len(w.Body)
+			if !slices.ContainsFunc(sw.Files, func(f runtime.File) bool { return f.Path == name }) {
+				sw.Files = append(sw.Files, runtime.File{Path: name, Mode: 0o644})
+			}
+		}
+		slices.SortFunc(sw.Files, func(a, b runtime.File) int { return strings.Compare(a.Path, b.Path) })
+		for i := range sw.Files {
+			sw.Files[i].SHA256, sw.Files[i].Size = blob(contents[w.Slug+"/"+sw.Files[i].Path])
+		}
+		spec.Workflows = append(spec.Workflows, sw)
+	}
+	for _, name := range slices.Sorted(maps.Keys(blobs)) {
+		spec.Blobs = append(spec.Blobs, skillgenimpl.Blob{Name: name, Size: int64(len(*blobs[name])), Data: blobs[name]})
+	}
+	r, err := skillgenimpl.Build(spec)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
 
 // fixtureFiles is every file FS must serve, with its bytes and mode, written
 // out independently of the table.
@@ -261,22 +292,6 @@ func TestFixtureConsistent(t *testing.T) {
 			t.Errorf("workflows not sorted: %q >= %q", fixtureWorkflows[i-1].Slug, fixtureWorkflows[i].Slug)
 		}
 	}
-	for i := 1; i < len(fixtureEntries); i++ {
-		if fixtureEntries[i-1].Path >= fixtureEntries[i].Path {
-			t.Errorf("entries not sorted: %q >= %q", fixtureEntries[i-1].Path, fixtureEntries[i].Path)
-		}
-	}
-	if len(fixtureEntries) != len(fixtureFiles) {
-		t.Errorf("%d entries, %d files", len(fixtureEntries), len(fixtureFiles))
-	}
-	byPath := map[string]runtime.Entry{}
-	for _, e := range fixtureEntries {
-		byPath[e.Path] = e
-		f, ok := fixtureFiles[e.Path]
-		if !ok || f.data != *e.Data || f.mode != e.Mode {
-			t.Errorf("entry %q does not match fixtureFiles", e.Path)
-		}
-	}
 	n := 0
 	for _, w := range fixtureWorkflows {
 		if w.Source.Kind == runtime.KindWorkflow {
@@ -285,24 +300,27 @@ func TestFixtureConsistent(t *testing.T) {
 			}
 			continue
 		}
-		for _, f := range w.Files {
+		for i, f := range w.Files {
 			n++
-			e, ok := byPath[w.Slug+"/"+f.Path]
+			if i > 0 && w.Files[i-1].Path >= f.Path {
+				t.Errorf("%s: files not sorted: %q >= %q", w.Slug, w.Files[i-1].Path, f.Path)
+			}
+			e, ok := fixtureFiles[w.Slug+"/"+f.Path]
 			if !ok {
-				t.Errorf("%s: file %q has no entry", w.Slug, f.Path)
+				t.Errorf("%s: file %q is not in fixtureFiles", w.Slug, f.Path)
 				continue
 			}
-			sum := sha256.Sum256([]byte(*e.Data))
-			if f.Mode != e.Mode || f.Size != int64(len(*e.Data)) || f.SHA256 != hex.EncodeToString(sum[:]) {
-				t.Errorf("%s: %s: {Path: %q, Mode: %#o, Size: %d, SHA256: %q}", w.Slug, f.Path, f.Path, e.Mode, len(*e.Data), hex.EncodeToString(sum[:]))
+			sum := sha256.Sum256([]byte(e.data))
+			if f.Mode != e.mode || f.Size != int64(len(e.data)) || f.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("%s: %s: {Path: %q, Mode: %#o, Size: %d, SHA256: %q}", w.Slug, f.Path, f.Path, e.mode, len(e.data), hex.EncodeToString(sum[:]))
 			}
 		}
-		md, ok := byPath[w.Slug+"/"+path.Base(w.Source.Path)]
-		if !ok || w.Body == "" || !strings.HasSuffix(*md.Data, w.Body) {
+		md, ok := fixtureFiles[w.Slug+"/"+path.Base(w.Source.Path)]
+		if !ok || w.Body == "" || !strings.HasSuffix(md.data, w.Body) {
 			t.Errorf("%s: body is not the tail of its SKILL.md", w.Slug)
 		}
 	}
-	if n != len(fixtureEntries) {
-		t.Errorf("workflows list %d files, table has %d entries", n, len(fixtureEntries))
+	if n != len(fixtureFiles) {
+		t.Errorf("workflows list %d files, fixtureFiles has %d", n, len(fixtureFiles))
 	}
 }

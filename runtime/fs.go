@@ -7,36 +7,92 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skillgen/skillgen/runtime/internal/abi"
 )
 
 // FS returns the skill files as a read-only file system: "<slug>/SKILL.md",
 // "<slug>/scripts/x.sh", …, each byte-exact with its mode. Directories are
 // implied by the files below them. It implements fs.ReadFileFS, fs.ReadDirFS
-// and fs.StatFS over the static table, with no index built at start-up.
-func (r *Registry) FS() fs.FS { return tableFS(r.t.Entries) }
+// and fs.StatFS over the table's entries, with no index built at start-up.
+func (r *Registry) FS() fs.FS { return tableFS{r} }
 
-// tableFS is a file system over entries sorted by path. All paths below a
-// directory share its name plus "/" as a prefix, so they are contiguous and
-// every lookup is a binary search.
-type tableFS []Entry
+// entry is one skill file as FS serves it.
+type entry struct {
+	path    string // "<slug>/<path in the skill>"
+	slugLen int
+	mode    fs.FileMode
+	blob    int
+}
+
+func (r *Registry) entries() int { return r.d.Header(abi.HEntryCount) }
+
+func (r *Registry) entryPath(i int) string {
+	return r.d.String(r.d.Record(abi.HEntryOff, abi.EntryWords, i) + 4*abi.EPath)
+}
+
+func (r *Registry) entry(i int) entry {
+	rec := r.d.Record(abi.HEntryOff, abi.EntryWords, i)
+	return entry{
+		path:    r.d.String(rec + 4*abi.EPath),
+		slugLen: r.d.Int(rec + 4*abi.ESlugLen),
+		mode:    fs.FileMode(r.d.Word(rec + 4*abi.EMode)),
+		blob:    r.d.Int(rec + 4*abi.EBlob),
+	}
+}
+
+// blobData returns the bytes of blob i; ok is false when the table does
+// not carry them (a preview of a build, which holds names and sizes only).
+func (r *Registry) blobData(i int) (data string, ok bool) {
+	if r.t.Blobs == nil || r.t.Blobs[i] == nil {
+		return "", false
+	}
+	return *r.t.Blobs[i], true
+}
+
+func (r *Registry) blobRecord(i int) int { return r.d.Record(abi.HBlobOff, abi.BlobWords, i) }
+
+func (r *Registry) blobSize(i int) int64 {
+	rec := r.blobRecord(i)
+	return int64(r.d.Word(rec+4*abi.BSizeLo)) | int64(r.d.Word(rec+4*abi.BSizeHi))<<32
+}
+
+func (r *Registry) blobName(i int) string { return r.d.String(r.blobRecord(i) + 4*abi.BName) }
+
+// tableFS is a file system over the entries, which are sorted by path. All
+// paths below a directory share its name plus "/" as a prefix, so they are
+// contiguous and every lookup is a binary search.
+type tableFS struct{ r *Registry }
 
 var (
-	_ fs.ReadFileFS = tableFS(nil)
-	_ fs.ReadDirFS  = tableFS(nil)
-	_ fs.StatFS     = tableFS(nil)
+	_ fs.ReadFileFS = tableFS{}
+	_ fs.ReadDirFS  = tableFS{}
+	_ fs.StatFS     = tableFS{}
 )
 
 // search returns the index of the first entry whose path is >= name.
 func (t tableFS) search(name string) int {
-	i, _ := slices.BinarySearchFunc(t, name, func(e Entry, name string) int { return strings.Compare(e.Path, name) })
-	return i
+	lo, hi := 0, t.r.entries()
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.r.entryPath(m) < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
-func (t tableFS) file(name string) (*Entry, bool) {
-	if i := t.search(name); i < len(t) && t[i].Path == name {
-		return &t[i], true
+// file returns the file called name and its bytes.
+func (t tableFS) file(name string) (entry, string, bool) {
+	if i := t.search(name); i < t.r.entries() && t.r.entryPath(i) == name {
+		e := t.r.entry(i)
+		if data, ok := t.r.blobData(e.blob); ok {
+			return e, data, true
+		}
 	}
-	return nil, false
+	return entry{}, "", false
 }
 
 // dir returns the range of entries below directory name.
@@ -47,7 +103,7 @@ func (t tableFS) dir(name string) (lo, hi int, ok bool) {
 	}
 	lo = t.search(prefix)
 	hi = lo
-	for hi < len(t) && strings.HasPrefix(t[hi].Path, prefix) {
+	for hi < t.r.entries() && strings.HasPrefix(t.r.entryPath(hi), prefix) {
 		hi++
 	}
 	return lo, hi, name == "." || hi > lo
@@ -57,9 +113,9 @@ func (t tableFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	if e, ok := t.file(name); ok {
-		f := &openFile{info: fileInfoOf(e)}
-		f.Reader.Reset(*e.Data)
+	if e, data, ok := t.file(name); ok {
+		f := &openFile{info: fileInfoOf(e, data)}
+		f.Reader.Reset(data)
 		return f, nil
 	}
 	if entries, ok := t.readDir(name); ok {
@@ -72,8 +128,8 @@ func (t tableFS) ReadFile(name string) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
-	if e, ok := t.file(name); ok {
-		return []byte(*e.Data), nil
+	if _, data, ok := t.file(name); ok {
+		return []byte(data), nil
 	}
 	if _, _, ok := t.dir(name); ok {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errIsDir}
@@ -85,8 +141,8 @@ func (t tableFS) Stat(name string) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
 	}
-	if e, ok := t.file(name); ok {
-		return fileInfoOf(e), nil
+	if e, data, ok := t.file(name); ok {
+		return fileInfoOf(e, data), nil
 	}
 	if _, _, ok := t.dir(name); ok {
 		return dirInfo(name), nil
@@ -101,7 +157,7 @@ func (t tableFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if entries, ok := t.readDir(name); ok {
 		return entries, nil
 	}
-	if _, ok := t.file(name); ok {
+	if _, _, ok := t.file(name); ok {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errNotDir}
 	}
 	return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
@@ -119,16 +175,18 @@ func (t tableFS) readDir(name string) ([]fs.DirEntry, bool) {
 	}
 	var list []fs.DirEntry
 	for i := lo; i < hi; {
-		rest := t[i].Path[len(prefix):]
-		child, _, isDir := strings.Cut(rest, "/")
+		e := t.r.entry(i)
+		child, _, isDir := strings.Cut(e.path[len(prefix):], "/")
 		if !isDir {
-			list = append(list, fs.FileInfoToDirEntry(fileInfoOf(&t[i])))
+			if data, ok := t.r.blobData(e.blob); ok {
+				list = append(list, fs.FileInfoToDirEntry(fileInfoOf(e, data)))
+			}
 			i++
 			continue
 		}
 		list = append(list, fs.FileInfoToDirEntry(dirInfo(prefix+child)))
 		sub := prefix + child + "/"
-		for i < hi && strings.HasPrefix(t[i].Path, sub) {
+		for i < hi && strings.HasPrefix(t.r.entryPath(i), sub) {
 			i++
 		}
 	}
@@ -151,8 +209,8 @@ type fileInfo struct {
 	mode fs.FileMode
 }
 
-func fileInfoOf(e *Entry) fileInfo {
-	return fileInfo{name: path.Base(e.Path), size: int64(len(*e.Data)), mode: e.Mode.Perm()}
+func fileInfoOf(e entry, data string) fileInfo {
+	return fileInfo{name: path.Base(e.path), size: int64(len(data)), mode: e.mode.Perm()}
 }
 
 func dirInfo(name string) fileInfo {

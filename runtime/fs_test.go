@@ -20,23 +20,23 @@ import (
 // file, names/odd/*?:\.txt (which the other tests serve, stat and list by its
 // own name), and a run over the whole tree must fail for that name only.
 func TestFSConformance(t *testing.T) {
-	var entries []runtime.Entry
+	var ws []runtime.Workflow
 	var expected []string
-	for _, e := range fixtureEntries {
-		if strings.Contains(e.Path, `\`) {
-			continue
+	for _, w := range fixtureWorkflows {
+		w.Files = slices.DeleteFunc(slices.Clone(w.Files), func(f runtime.File) bool { return strings.Contains(f.Path, `\`) })
+		for _, f := range w.Files {
+			expected = append(expected, w.Slug+"/"+f.Path)
 		}
-		entries = append(entries, e)
-		expected = append(expected, e.Path)
+		ws = append(ws, w)
 	}
-	if len(entries) != len(fixtureEntries)-1 {
-		t.Fatalf("left out %d entries, want 1", len(fixtureEntries)-len(entries))
+	if len(expected) != len(fixtureFiles)-1 {
+		t.Fatalf("left out %d files, want 1", len(fixtureFiles)-len(expected))
 	}
 	// Directories too, so that TestFS checks they exist.
 	expected = append(expected, "a", "a-b", "a-b/notes", "a0", "names", "names/日本語",
 		"pdf-tools", "pdf-tools/assets", "pdf-tools/assets/deep", "pdf-tools/assets/deep/nested",
 		"pdf-tools/references", "pdf-tools/scripts")
-	fsys := runtime.New(&runtime.Table{Workflows: fixtureWorkflows, Entries: entries}).FS()
+	fsys := registryOf(ws, fixtureContents(), nil).FS()
 	if err := fstest.TestFS(fsys, expected...); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestFSConformance(t *testing.T) {
 	}
 
 	// Each skill directory on its own, as a host would fs.Sub it.
-	for _, g := range fixtureTable.Grants {
+	for _, g := range Registry.Grants() {
 		sub, err := fs.Sub(fsys, g.Target)
 		if err != nil {
 			t.Fatal(err)
@@ -74,7 +74,7 @@ func TestFSConformance(t *testing.T) {
 }
 
 func TestFSEmptyConformance(t *testing.T) {
-	fsys := runtime.New(&runtime.Table{}).FS()
+	fsys := registryOf(nil, nil, nil).FS()
 	if err := fstest.TestFS(fsys); err != nil {
 		t.Fatal(err)
 	}

@@ -21,19 +21,22 @@ func (r *Registry) Materialize(dir string) ([]Grant, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("materialize: %w", err)
 	}
-	for i := range r.t.Entries {
-		e := &r.t.Entries[i]
-		if !fs.ValidPath(e.Path) {
-			return nil, fmt.Errorf("materialize: invalid path %q in table", e.Path)
+	for i := range r.entries() {
+		e := r.entry(i)
+		if !fs.ValidPath(e.path) {
+			return nil, fmt.Errorf("materialize: invalid path %q in table", e.path)
 		}
-		if err := writeFileAtomic(filepath.Join(abs, filepath.FromSlash(e.Path)), *e.Data, e.Mode.Perm()); err != nil {
+		data, ok := r.blobData(e.blob)
+		if !ok {
+			return nil, fmt.Errorf("materialize: %s: the table does not carry its contents", e.path)
+		}
+		if err := writeFileAtomic(filepath.Join(abs, filepath.FromSlash(e.path)), data, e.mode.Perm()); err != nil {
 			return nil, fmt.Errorf("materialize: %w", err)
 		}
 	}
-	grants := make([]Grant, len(r.t.Grants))
-	for i, g := range r.t.Grants {
-		g.Target = filepath.Join(abs, filepath.FromSlash(g.Target))
-		grants[i] = g
+	grants := r.Grants()
+	for i := range grants {
+		grants[i].Target = filepath.Join(abs, filepath.FromSlash(grants[i].Target))
 	}
 	return grants, nil
 }

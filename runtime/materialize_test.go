@@ -202,7 +202,7 @@ func TestMaterializeRelative(t *testing.T) {
 
 func TestMaterializeEmpty(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "x", "y")
-	grants, err := runtime.New(&runtime.Table{}).Materialize(dir)
+	grants, err := registryOf(nil, nil, nil).Materialize(dir)
 	if err != nil || len(grants) != 0 {
 		t.Fatalf("Materialize of an empty table = %v, %v", grants, err)
 	}
@@ -248,10 +248,11 @@ func TestMaterializeErrors(t *testing.T) {
 	}
 
 	// A table with an invalid path is refused, not written outside dir.
-	bad := "x"
-	for _, p := range []string{"../escape", "/abs", "a/../../escape", ""} {
+	for _, p := range []string{"../escape", "/abs", "a/../../escape", "", "./x", "a//b"} {
 		out := filepath.Join(t.TempDir(), "out")
-		r := runtime.New(&runtime.Table{Entries: []runtime.Entry{{Path: p, Mode: 0o644, Data: &bad}}})
+		r := registryOf([]runtime.Workflow{{Slug: "s", Description: "S.", Body: "b\n",
+			Source: runtime.Source{Kind: runtime.KindSkill, Path: "skills/s/SKILL.md"},
+			Files:  []runtime.File{{Path: "SKILL.md", Mode: 0o644}, {Path: p, Mode: 0o644}}}}, map[string]string{"s/" + p: "x"}, nil)
 		if g, err := r.Materialize(out); err == nil || g != nil {
 			t.Errorf("Materialize of path %q = %v, %v; want an error", p, g, err)
 		}

@@ -2,43 +2,23 @@ package runtime
 
 import (
 	"path"
-	"path/filepath"
-	"strings"
+
+	"github.com/skillgen/skillgen/runtime/internal/abi"
 )
 
 // SkillsXML renders the skill-sourced workflows in the <available_skills>
 // layout of the agentskills reference implementation's to-prompt: every tag
 // and every value on a line of its own, values HTML-escaped, and
-// <location> = root/<slug>/SKILL.md (the file name as found).
+// <location> = root/<slug>/SKILL.md (the file name as found). Within a
+// catalog budget, descriptions are the catalog's and skills it left out
+// are counted in a last comment line.
 func (r *Registry) SkillsXML(root string) string {
-	var b strings.Builder
-	b.WriteString("<available_skills>")
-	for i := range r.t.Workflows {
-		w := &r.t.Workflows[i]
-		if w.Source.Kind != KindSkill {
-			continue
+	return abi.SkillsXML(root, r.len(), func(i int) (name, description, file string, ok bool) {
+		const want = abi.FlagSkill | abi.FlagListedXML
+		if r.flags(i)&want != want {
+			return "", "", "", false
 		}
-		for _, s := range [...]string{
-			"<skill>",
-			"<name>", htmlEscape(w.Slug), "</name>",
-			"<description>", htmlEscape(w.Description), "</description>",
-			"<location>", htmlEscape(filepath.Join(root, w.Slug, path.Base(w.Source.Path))), "</location>",
-			"</skill>",
-		} {
-			b.WriteByte('\n')
-			b.WriteString(s)
-		}
-	}
-	b.WriteString("\n</available_skills>")
-	return b.String()
+		rec := r.record(i)
+		return r.slug(i), r.d.String(rec + 4*abi.WCatalogXML), path.Base(r.d.String(rec + 4*abi.WSource)), true
+	}, r.d.Header(abi.HUnlistedSkills))
 }
-
-// htmlEscape escapes as Python's html.escape(s, quote=True), which the
-// reference implementation uses.
-var htmlEscape = strings.NewReplacer(
-	"&", "&amp;",
-	"<", "&lt;",
-	">", "&gt;",
-	`"`, "&quot;",
-	"'", "&#x27;",
-).Replace

@@ -52,9 +52,9 @@ func TestSkillsXML(t *testing.T) {
 	}
 
 	// The literal layout for one skill, spelled out once.
-	one := runtime.New(&runtime.Table{Workflows: []runtime.Workflow{
+	one := registryOf([]runtime.Workflow{
 		{Slug: "pdf-reader", Description: "Read and extract text from PDF files", Source: runtime.Source{Kind: runtime.KindSkill, Path: "skills/pdf-reader/SKILL.md"}},
-	}})
+	}, nil, nil)
 	const want = `<available_skills>
 <skill>
 <name>
@@ -75,10 +75,10 @@ Read and extract text from PDF files
 
 func TestSkillsXMLEmpty(t *testing.T) {
 	const want = "<available_skills>\n</available_skills>"
-	inHouseOnly := runtime.New(&runtime.Table{Workflows: []runtime.Workflow{
+	inHouseOnly := registryOf([]runtime.Workflow{
 		{Slug: "standup", Description: "x", UserInvocable: true, ModelInvocation: true, Source: runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/standup.md"}},
-	}})
-	for name, r := range map[string]*runtime.Registry{"empty": runtime.New(&runtime.Table{}), "in-house only": inHouseOnly} {
+	}, nil, nil)
+	for name, r := range map[string]*runtime.Registry{"empty": registryOf(nil, nil, nil), "in-house only": inHouseOnly} {
 		if got := r.SkillsXML("/srv/skills"); got != want {
 			t.Errorf("%s: SkillsXML = %q, want %q", name, got, want)
 		}

@@ -1,20 +1,28 @@
 // Package runtime serves the Workflows and skill files that skillgen
-// compiled into a generated package.
+// compiled into a generated package: the package exports a *Registry, and
+// a host uses it to list, look up and invoke workflows, put the catalog in
+// its model's context, activate skills and read their files.
 //
-// Everything is decided at build time: the generated package holds a static
-// Table, and a Registry only reads it. Nothing here touches the filesystem
-// except Materialize, nothing parses YAML, and Lookup, Invoke and Resident
-// allocate nothing. The package uses the standard library only.
+// Everything is decided at build time. The generated package holds one
+// encoded table and the embedded files, and a Registry reads them in place:
+// nothing is built at start-up (its cost does not grow with the number of
+// skills), each workflow is decoded the first time it is asked for, nothing
+// touches the filesystem except Materialize, nothing parses YAML, and
+// Lookup, Invoke, Resident and ActivationTool allocate nothing. The package
+// uses the standard library only.
+//
+// Generated code builds its Registry through runtime/skillgenimpl, which
+// is not for hosts; see ARCHITECTURE.md.
 package runtime
 
 import (
 	"errors"
 	"io/fs"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillgen/skillgen/runtime/internal/abi"
 )
 
 // Errors returned by Invoke.
@@ -102,56 +110,153 @@ type Grant struct {
 // A Notification is something the build decided that the host should tell
 // its user, such as a shadowed or skipped skill.
 type Notification struct {
-	Code    string // "shadowed" | "skipped" | …
-	Message string
+	Code    string // CodeShadowed, CodeSkipped, CodeCatalogTrimmed
+	Message string // one line, for the user
 }
 
-// Table is the compiled form of a Registry. Generated code declares one as a
-// package-level variable, which the linker lays out as static data; it is
-// not meant to be written by hand.
-type Table struct {
-	Workflows     []Workflow     // sorted by slug, unique
-	Entries       []Entry        // every skill file, sorted by Path
-	Grants        []Grant        // one per ingested skill, sorted by target
-	Notifications []Notification // in resolution order
-	Resident      string         // the value of Resident, precomputed by FormatResident
-	Tool          Tool           // the value of ActivationTool, precomputed by FormatActivationTool
-}
+// Notification codes. They are a contract: hosts may match on them.
+const (
+	// CodeShadowed: a skill lost to an earlier in-house workflow or skill
+	// of the same name.
+	CodeShadowed = "shadowed"
+	// CodeSkipped: an invalid skill was left out.
+	CodeSkipped = "skipped"
+	// CodeCatalogTrimmed: the catalog was cut to fit its budget;
+	// every workflow is still invocable.
+	CodeCatalogTrimmed = "catalog-trimmed"
+)
 
-// An Entry is one embedded skill file as served by FS.
-type Entry struct {
-	Path string      // "<slug>/<path in the skill>"
-	Mode fs.FileMode // permission bits only
-	Data *string     // the file's bytes; a pointer so the table stays static
-}
-
-// Registry serves a Table.
+// Registry serves the table of a generated package. Generated code makes
+// one with runtime/skillgenimpl; a host only uses it.
 type Registry struct {
-	t *Table
+	t *table
+	d abi.Data
 }
 
-// New returns a Registry over t, which must not be modified afterwards.
-func New(t *Table) *Registry { return &Registry{t: t} }
+// table is the runtime's instantiation of the generated code's storage.
+type table = abi.Table[Workflow, File, Meta]
 
-// Workflows returns every workflow, sorted by slug.
-func (r *Registry) Workflows() []Workflow { return slices.Clone(r.t.Workflows) }
+// The generated code reaches newRegistry through runtime/skillgenimpl.
+var _ = func() bool {
+	abi.NewRegistry = func(t any) any { return newRegistry(t.(*table)) }
+	return true
+}()
+
+// newRegistry checks that t is a table of this format, with storage for
+// everything it holds. A mismatch can only come from generated code edited
+// by hand or a broken build: it panics at start-up, naming the fix, rather
+// than serving a wrong answer later.
+func newRegistry(t *table) *Registry {
+	d := abi.Data(*t.Data)
+	if !d.Valid() {
+		panic("skillgen/runtime: the generated table is not in this runtime's format; run go generate with the skillgen of this module's version")
+	}
+	if len(t.Slots) != d.Header(abi.HWorkflowCount) || len(t.Files) != d.Header(abi.HEntryCount) ||
+		len(t.Meta) != d.Header(abi.HMetaCount) || len(t.Requires) != d.Header(abi.HRequireCount) ||
+		(t.Blobs != nil && len(t.Blobs) != d.Header(abi.HBlobCount)) {
+		panic("skillgen/runtime: the generated table's storage does not match its contents; run go generate")
+	}
+	return &Registry{t: t, d: d}
+}
+
+// headerString returns the string in header words i and i+1.
+func (r *Registry) headerString(i int) string { return r.d.String(len(abi.Magic) + 4*i) }
+
+// len returns the number of workflows.
+func (r *Registry) len() int { return len(r.t.Slots) }
+
+// record returns the byte offset of workflow i's record.
+func (r *Registry) record(i int) int { return r.d.Record(abi.HWorkflowOff, abi.WorkflowWords, i) }
+
+// slug returns workflow i's slug without decoding the rest.
+func (r *Registry) slug(i int) string { return r.d.String(r.record(i) + 4*abi.WSlug) }
+
+// flags returns workflow i's flags.
+func (r *Registry) flags(i int) int { return r.d.Int(r.record(i) + 4*abi.WFlags) }
+
+// workflow returns workflow i, decoding it on first use.
+func (r *Registry) workflow(i int) *Workflow {
+	s := &r.t.Slots[i]
+	s.Once.Do(func() { r.decode(i, &s.W) })
+	return &s.W
+}
+
+// decode fills w from workflow record i. Strings are substrings of the
+// table or of the embedded blobs; slices are windows on the generated
+// storage. Nothing is allocated.
+func (r *Registry) decode(i int, w *Workflow) {
+	d, rec := r.d, r.record(i)
+	str := func(word int) string { return d.String(rec + 4*word) }
+	num := func(word int) int { return d.Int(rec + 4*word) }
+	flags := num(abi.WFlags)
+	*w = Workflow{
+		Slug:            str(abi.WSlug),
+		Description:     str(abi.WDescription),
+		ModelInvocation: flags&abi.FlagModel != 0,
+		UserInvocable:   flags&abi.FlagUser != 0,
+		Requires:        []string{}, // no requirements is an empty list, not nil
+		Source:          Source{Kind: KindWorkflow, Path: str(abi.WSource)},
+		License:         str(abi.WLicense),
+		Compatibility:   str(abi.WCompat),
+		AllowedTools:    str(abi.WTools),
+	}
+	if flags&abi.FlagSkill != 0 {
+		w.Source.Kind = KindSkill
+		if blob := r.t.Blobs[num(abi.WBodyA)]; blob != nil {
+			w.Body = (*blob)[num(abi.WBodyB):]
+		}
+	} else {
+		w.Body = d.String(rec + 4*abi.WBodyA)
+	}
+	if n := num(abi.WReqCount); n > 0 {
+		start := num(abi.WReqStart)
+		w.Requires = r.t.Requires[start : start+n : start+n]
+		for j := range n {
+			w.Requires[j] = d.String(d.Record(abi.HRequireOff, abi.RequireWords, start+j))
+		}
+	}
+	if n := num(abi.WMetaCount); n > 0 {
+		start := num(abi.WMetaStart)
+		w.Metadata = r.t.Meta[start : start+n : start+n]
+		for j := range n {
+			m := d.Record(abi.HMetaOff, abi.MetaWords, start+j)
+			w.Metadata[j] = Meta{Key: d.String(m + 4*abi.MKey), Value: d.String(m + 4*abi.MValue)}
+		}
+	}
+	if n := num(abi.WEntryCount); n > 0 {
+		start := num(abi.WEntryStart)
+		w.Files = r.t.Files[start : start+n : start+n]
+		for j := range n {
+			e := r.entry(start + j)
+			w.Files[j] = File{Path: e.path[e.slugLen+1:], Mode: e.mode, Size: r.blobSize(e.blob), SHA256: r.blobName(e.blob)}
+		}
+	}
+}
 
 // Lookup returns the workflow with the given slug. It does not allocate.
 func (r *Registry) Lookup(slug string) (*Workflow, bool) {
-	ws := r.t.Workflows
-	lo, hi := 0, len(ws)
+	lo, hi := 0, r.len()
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ws[m].Slug < slug {
+		if r.slug(m) < slug {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(ws) && ws[lo].Slug == slug {
-		return &ws[lo], true
+	if lo < r.len() && r.slug(lo) == slug {
+		return r.workflow(lo), true
 	}
 	return nil, false
+}
+
+// Workflows returns every workflow, sorted by slug.
+func (r *Registry) Workflows() []Workflow {
+	ws := make([]Workflow, r.len())
+	for i := range ws {
+		ws[i] = *r.workflow(i)
+	}
+	return ws
 }
 
 // Invoke parses a user's "/slug args" input. The slug ends at the first
@@ -186,92 +291,34 @@ func splitInvocation(s string) (slug, args string) {
 }
 
 // Resident returns the block for the system prompt that lists every
-// model-invocable workflow, or "" when there is none. It does not allocate.
-func (r *Registry) Resident() string { return r.t.Resident }
-
-// residentHeading starts the Resident block.
-const residentHeading = "## Workflows\n\nRun one by its slug as /<slug>.\n\n"
-
-// FormatResident renders the Resident block of ws: a short heading and one
-// line "- slug: description" per model-invocable workflow, in the order of
-// ws, with newlines in descriptions folded to spaces; "" when there is none.
-// skillgen calls it at build time.
-func FormatResident(ws []Workflow) string {
-	lines := catalogLines(ws)
-	if lines == "" {
-		return ""
-	}
-	return residentHeading + lines
-}
-
-// activationToolName is the name of the activation tool.
-const activationToolName = "activate_skill"
-
-// toolInstruction starts the activation tool's description.
-const toolInstruction = "Load a skill's full instructions, and the list of its files, into the conversation. " +
-	"Call it as soon as a task matches one of these skills, before doing the task:\n\n"
-
-// FormatActivationTool builds the activation tool of ws: its description
-// is a short instruction and the catalog lines of FormatResident, its
-// schema an object whose one property "name" is an enum of every
-// model-invocable slug, in the order of ws. It is the zero Tool when no
-// workflow is model-invocable. skillgen calls it at build time.
-func FormatActivationTool(ws []Workflow) Tool {
-	lines := catalogLines(ws)
-	if lines == "" {
-		return Tool{}
-	}
-	var schema strings.Builder
-	schema.WriteString(`{"type":"object","properties":{"name":{"type":"string","enum":[`)
-	n := 0
-	for _, w := range ws {
-		if w.ModelInvocation {
-			if n > 0 {
-				schema.WriteByte(',')
-			}
-			n++
-			schema.WriteString(strconv.Quote(w.Slug)) // slugs are a-z, 0-9 and "-": JSON and Go quoting agree
-		}
-	}
-	schema.WriteString(`]}},"required":["name"],"additionalProperties":false}`)
-	return Tool{Name: activationToolName, Description: toolInstruction + lines, InputSchema: schema.String()}
-}
-
-// catalogLines renders one line "- slug: description" per model-invocable
-// workflow of ws, in order, newlines in descriptions folded to spaces.
-func catalogLines(ws []Workflow) string {
-	var b strings.Builder
-	size := 0
-	for _, w := range ws {
-		size += len(w.Slug) + len(w.Description) + 5
-	}
-	b.Grow(size)
-	for _, w := range ws {
-		if !w.ModelInvocation {
-			continue
-		}
-		b.WriteString("- ")
-		b.WriteString(w.Slug)
-		b.WriteString(": ")
-		b.WriteString(foldNewlines(w.Description))
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-func foldNewlines(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
-	}
-	return newlineFolder.Replace(s)
-}
-
-// newlineFolder turns each line break (CRLF, LF or CR) into one space.
-var newlineFolder = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+// model-invocable workflow, or "" when there is none: a short heading and
+// one line "- slug: description" per workflow, by slug, with line breaks in
+// descriptions folded to spaces (within the catalog budget the package was
+// generated with, if any). It does not allocate.
+func (r *Registry) Resident() string { return r.headerString(abi.HResident) }
 
 // Grants returns one read grant per ingested skill, its Target the slug
 // (the skill's directory in FS).
-func (r *Registry) Grants() []Grant { return slices.Clone(r.t.Grants) }
+func (r *Registry) Grants() []Grant {
+	var grants []Grant
+	for i := range r.len() {
+		if r.flags(i)&abi.FlagSkill != 0 {
+			grants = append(grants, Grant{Target: r.slug(i), Permission: Read, Recursive: true})
+		}
+	}
+	return grants
+}
 
 // Notifications returns what the build decided, in resolution order.
-func (r *Registry) Notifications() []Notification { return slices.Clone(r.t.Notifications) }
+func (r *Registry) Notifications() []Notification {
+	n := r.d.Header(abi.HNoteCount)
+	if n == 0 {
+		return nil
+	}
+	notes := make([]Notification, n)
+	for i := range notes {
+		rec := r.d.Record(abi.HNoteOff, abi.NoteWords, i)
+		notes[i] = Notification{Code: r.d.String(rec + 4*abi.NCode), Message: r.d.String(rec + 4*abi.NMessage)}
+	}
+	return notes
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/skillgen/skillgen/runtime"
@@ -50,7 +51,7 @@ func TestWorkflows(t *testing.T) {
 }
 
 func TestWorkflowsEmpty(t *testing.T) {
-	r := runtime.New(&runtime.Table{})
+	r := registryOf(nil, nil, nil)
 	if got := r.Workflows(); len(got) != 0 {
 		t.Errorf("Workflows() of an empty table = %v", got)
 	}
@@ -78,10 +79,14 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", slug, w, ok)
 			continue
 		}
-		// The pointer is into the table, not a copy.
+		// The workflow as written, and the registry's own: the same
+		// pointer every time, not a copy.
 		i := slices.IndexFunc(fixtureWorkflows, func(w runtime.Workflow) bool { return w.Slug == slug })
-		if w != &fixtureWorkflows[i] {
-			t.Errorf("Lookup(%q) does not point into the table", slug)
+		if !reflect.DeepEqual(*w, fixtureWorkflows[i]) {
+			t.Errorf("Lookup(%q) = %+v\nwant %+v", slug, *w, fixtureWorkflows[i])
+		}
+		if again, _ := Registry.Lookup(slug); again != w {
+			t.Errorf("Lookup(%q) returned two pointers", slug)
 		}
 	}
 	for _, slug := range []string{"", "A", "a-", "a-bb", "a1", "b", "pdf", "pdf-tools ", " a", "/a", "zzz", "names/", "\x00", "tricky\n"} {
@@ -193,12 +198,9 @@ func TestResident(t *testing.T) {
 	if got := Registry.Resident(); got != want {
 		t.Errorf("Resident() =\n%s\nwant\n%s", got, want)
 	}
-	if got := runtime.FormatResident(fixtureWorkflows); got != want {
-		t.Errorf("FormatResident(fixture) =\n%s\nwant\n%s", got, want)
-	}
 }
 
-func TestFormatResident(t *testing.T) {
+func TestResidentFormat(t *testing.T) {
 	const heading = "## Workflows\n\nRun one by its slug as /<slug>.\n\n"
 	tests := []struct {
 		name string
@@ -221,10 +223,7 @@ func TestFormatResident(t *testing.T) {
 		}, heading + "- crlf: a b\n- lf: a  b \n- tab: a\tb\n"},
 	}
 	for _, tt := range tests {
-		if got := runtime.FormatResident(tt.ws); got != tt.want {
-			t.Errorf("%s: FormatResident = %q, want %q", tt.name, got, tt.want)
-		}
-		if got := runtime.New(&runtime.Table{Workflows: tt.ws, Resident: runtime.FormatResident(tt.ws)}).Resident(); got != tt.want {
+		if got := registryOf(tt.ws, nil, nil).Resident(); got != tt.want {
 			t.Errorf("%s: Resident() = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -285,6 +284,49 @@ func TestSourceKind(t *testing.T) {
 		}
 		if b, err := k.MarshalText(); err != nil || string(b) != want {
 			t.Errorf("%d.MarshalText() = %q, %v", k, b, err)
+		}
+	}
+}
+
+// TestConcurrentFirstUse has goroutines race to be the first to use each
+// workflow of a fresh registry (each is decoded once, on first use): all
+// must see the same, complete workflow. Run with -race.
+func TestConcurrentFirstUse(t *testing.T) {
+	r := registryOf(fixtureWorkflows, fixtureContents(), fixtureNotifications)
+	const goroutines = 16
+	got := make([][]*runtime.Workflow, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range wantSlugs {
+				// Each goroutine walks the slugs from another start.
+				slug := wantSlugs[(k+g)%len(wantSlugs)]
+				w, ok := r.Lookup(slug)
+				if !ok {
+					t.Errorf("Lookup(%q) failed", slug)
+					return
+				}
+				got[g] = append(got[g], w)
+			}
+			if ws := r.Workflows(); !reflect.DeepEqual(ws, fixtureWorkflows) {
+				t.Errorf("Workflows() differs from the fixture")
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		for k, w := range got[g] {
+			slug := wantSlugs[(k+g)%len(wantSlugs)]
+			first, _ := r.Lookup(slug)
+			if w != first {
+				t.Errorf("goroutine %d: Lookup(%q) returned another pointer", g, slug)
+			}
+			i := slices.IndexFunc(fixtureWorkflows, func(w runtime.Workflow) bool { return w.Slug == slug })
+			if !reflect.DeepEqual(*w, fixtureWorkflows[i]) {
+				t.Errorf("goroutine %d: Lookup(%q) = %+v", g, slug, *w)
+			}
 		}
 	}
 }

@@ -7,9 +7,12 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // workspace is a small agent repo: a project manifest with two skill roots,
@@ -88,9 +91,35 @@ var embedded = []string{
 
 // workspaceSummary is the closing summary's counts, worked out by hand:
 // 4 workflows (deploy, notes, alpha, beta), 2 of them skills, 2 shadowed
-// (deploy and shared/alpha), 1 skipped (broken), 3 files, and their bytes.
+// (deploy and shared/alpha), 1 skipped (broken), 3 files, and their bytes;
+// and the catalog's size, measured on what prompt prints.
 func workspaceSummary(t *testing.T) string {
-	return fmt.Sprintf("4 workflows, 2 skills, 2 shadowed, 1 skipped, 3 files, %d bytes", embeddedBytes(t))
+	return fmt.Sprintf("4 workflows, 2 skills, 2 shadowed, 1 skipped, 3 files, %d bytes, catalog %d characters", embeddedBytes(t), workspaceCatalog(t))
+}
+
+var (
+	catalogOnce sync.Once
+	catalogSize int
+)
+
+// workspaceCatalog is the size of the workspace's catalog as the summary
+// defines it: the largest, in characters, of the Resident block, the
+// activation tool's description and SkillsXML for a root of 64 characters,
+// each as skillgen prompt prints it.
+func workspaceCatalog(t *testing.T) int {
+	catalogOnce.Do(func() {
+		ws := newWorkspace(t)
+		resident := skillgen(t, ws, nil, "prompt")
+		xml := skillgen(t, ws, nil, "prompt", "-format", "xml", "-root", strings.Repeat("r", 64))
+		tool := skillgen(t, ws, nil, "prompt", "-format", "tool")
+		var decoded struct{ Description string }
+		if err := json.Unmarshal([]byte(tool.stdout), &decoded); err != nil || resident.code != 0 || xml.code != 0 {
+			t.Fatalf("prompt: %v\n%s\n%s\n%s", err, resident, xml, tool)
+		}
+		catalogSize = max(utf8.RuneCountInString(resident.stdout), utf8.RuneCountInString(decoded.Description),
+			utf8.RuneCountInString(strings.TrimSuffix(xml.stdout, "\n")))
+	})
+	return catalogSize
 }
 
 func embeddedBytes(t *testing.T) int {
@@ -108,6 +137,28 @@ func blobNames(t *testing.T) []string {
 	for _, f := range embedded {
 		names = append(names, sha256Hex(archiveFile(t, workspace, f)))
 	}
+	slices.Sort(names)
+	return names
+}
+
+// tableBlob returns the name of the data file that holds the encoded
+// table of the package in out: the one its Go file embeds into skillgenData.
+func tableBlob(t *testing.T, out string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(out, "skills_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`//go:embed skills_data/([0-9a-f]{64})\nvar skillgenData string\n`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("%s/skills_gen.go embeds no table", out)
+	}
+	return string(m[1])
+}
+
+// dataNames are the names skills_data must hold: the blobs and the table.
+func dataNames(t *testing.T, out string) []string {
+	names := append(blobNames(t), tableBlob(t, out))
 	slices.Sort(names)
 	return names
 }
@@ -153,7 +204,7 @@ func checkOutput(t *testing.T, out, pkg string) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	wantLines(t, "skills_data", names, blobNames(t))
+	wantLines(t, "skills_data", names, dataNames(t, out))
 	ents, err = os.ReadDir(out)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +229,7 @@ func TestGenerate(t *testing.T) {
 	r := skillgen(t, ws, nil, "-out", "gen/skills")
 	wantCode(t, r, 0)
 	wantLines(t, "stderr", r.stderrLines(), append(slices.Clone(workspaceDiags),
-		"skillgen: "+workspaceSummary(t)+"; 4 written, 0 removed in gen/skills"))
+		"skillgen: "+workspaceSummary(t)+"; 5 written, 0 removed in gen/skills"))
 	if r.stdout != "" {
 		t.Errorf("generate wrote to stdout:\n%s", r.stdout)
 	}
@@ -225,7 +276,7 @@ func TestGenerateDefaultOut(t *testing.T) {
 	for _, l := range workspaceDiags {
 		want = append(want, filepath.ToSlash(ws)+"/"+l)
 	}
-	want = append(want, "skillgen: "+workspaceSummary(t)+"; 4 written, 0 removed in .")
+	want = append(want, "skillgen: "+workspaceSummary(t)+"; 5 written, 0 removed in .")
 	wantLines(t, "stderr", r.stderrLines(), want)
 	checkOutput(t, pkgDir, "fromenv")
 
@@ -244,7 +295,7 @@ func TestGenerateOutAndPkg(t *testing.T) {
 	ws := newWorkspace(t)
 	r := skillgen(t, ws, []string{"GOPACKAGE=ignored"}, "-out", "a/b/c", "-pkg", "mypkg")
 	wantCode(t, r, 0)
-	if got := r.stderrLines(); got[len(got)-1] != "skillgen: "+workspaceSummary(t)+"; 4 written, 0 removed in a/b/c" {
+	if got := r.stderrLines(); got[len(got)-1] != "skillgen: "+workspaceSummary(t)+"; 5 written, 0 removed in a/b/c" {
 		t.Errorf("summary: %q", got[len(got)-1])
 	}
 	checkOutput(t, filepath.Join(ws, "a/b/c"), "mypkg")
@@ -253,7 +304,7 @@ func TestGenerateOutAndPkg(t *testing.T) {
 	out := filepath.Join(tempDir(t), "skills")
 	r = skillgen(t, ws, nil, "-out", out)
 	wantCode(t, r, 0)
-	if got := r.stderrLines(); got[len(got)-1] != "skillgen: "+workspaceSummary(t)+"; 4 written, 0 removed in "+filepath.ToSlash(out) {
+	if got := r.stderrLines(); got[len(got)-1] != "skillgen: "+workspaceSummary(t)+"; 5 written, 0 removed in "+filepath.ToSlash(out) {
 		t.Errorf("summary: %q", got[len(got)-1])
 	}
 	checkOutput(t, out, "skills")
@@ -288,7 +339,7 @@ func TestGenerateJSON(t *testing.T) {
 		}
 	}
 	wantLines(t, "-json diagnostics", got, workspaceDiags)
-	wantLines(t, "stderr", r.stderrLines(), []string{"skillgen: " + workspaceSummary(t) + "; 4 written, 0 removed in gen/skills"})
+	wantLines(t, "stderr", r.stderrLines(), []string{"skillgen: " + workspaceSummary(t) + "; 5 written, 0 removed in gen/skills"})
 	checkOutput(t, filepath.Join(ws, "gen/skills"), "skills")
 }
 
@@ -569,14 +620,36 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	oldBeta := sha256Hex(archiveFile(t, workspace, "shared/beta/SKILL.md"))
+	oldTable := tableBlob(t, out)
 	r = skillgen(t, ws, nil, "check", "-out", "gen/skills")
 	wantCode(t, r, 1)
 	got := r.stderrLines()[len(workspaceDiags):]
+	// The table changes too (the skill file's size and hash are in it):
+	// the new one is missing, the old one a leftover.
+	if len(got) != 6 {
+		t.Fatalf("stderr after a skill changed:\n%s", r.stderr)
+	}
+	var newTable string
+	for _, l := range got[2:4] {
+		if name, ok := strings.CutSuffix(strings.TrimPrefix(l, "gen/skills/skills_data/"), ": missing"); ok && name != sha256Hex(newBeta) {
+			newTable = name
+		}
+	}
+	if newTable == "" || newTable == oldTable {
+		t.Fatalf("the new table is not reported missing:\n%s", r.stderr)
+	}
+	leftovers := []string{oldBeta, oldTable}
+	slices.Sort(leftovers)
+	missing := []string{sha256Hex(newBeta), newTable}
+	slices.Sort(missing)
+	const left = ": warning: leftover of an interrupted run; the next generate removes it"
 	wantLines(t, "stderr after a skill changed", got, []string{
-		"gen/skills/skills_data/" + oldBeta + ": warning: leftover of an interrupted run; the next generate removes it",
-		"gen/skills/skills_data/" + sha256Hex(newBeta) + ": missing",
+		"gen/skills/skills_data/" + leftovers[0] + left,
+		"gen/skills/skills_data/" + leftovers[1] + left,
+		"gen/skills/skills_data/" + missing[0] + ": missing",
+		"gen/skills/skills_data/" + missing[1] + ": missing",
 		"gen/skills/skills_gen.go: differs",
-		"skillgen: gen/skills is stale: 2 file(s) differ, are missing or are extra; run go generate",
+		"skillgen: gen/skills is stale: 3 file(s) differ, are missing or are extra; run go generate",
 	})
 }
 
@@ -778,17 +851,17 @@ func TestGenerateHidden(t *testing.T) {
 	wantLines(t, "stderr", r.stderrLines(), concat(
 		[]string{`.claude/skills/alpha/.env:0:0: info: hidden file ".env" is left out (-hidden includes it) [file-skipped]`},
 		workspaceDiags,
-		[]string{"skillgen: " + workspaceSummary(t) + "; 4 written, 0 removed in gen/skills"},
+		[]string{"skillgen: " + workspaceSummary(t) + "; 5 written, 0 removed in gen/skills"},
 	))
 	noFile(t, filepath.Join(ws, "gen/skills/skills_data", sha256Hex(env)))
 
-	// -hidden embeds it: one file and its bytes more.
+	// -hidden embeds it: one file and its bytes more (and a new table).
 	r = skillgen(t, ws, nil, "-hidden", "-out", "gen/skills")
 	wantCode(t, r, 0)
-	summary := fmt.Sprintf("4 workflows, 2 skills, 2 shadowed, 1 skipped, 4 files, %d bytes", embeddedBytes(t)+len(env))
+	summary := fmt.Sprintf("4 workflows, 2 skills, 2 shadowed, 1 skipped, 4 files, %d bytes, catalog %d characters", embeddedBytes(t)+len(env), workspaceCatalog(t))
 	wantLines(t, "stderr with -hidden", r.stderrLines(), concat(
 		workspaceDiags,
-		[]string{"skillgen: " + summary + "; 2 written, 0 removed in gen/skills"},
+		[]string{"skillgen: " + summary + "; 3 written, 1 removed in gen/skills"},
 	))
 	if b, err := os.ReadFile(filepath.Join(ws, "gen/skills/skills_data", sha256Hex(env))); err != nil || string(b) != string(env) {
 		t.Errorf("the .env blob: %q, %v", b, err)

@@ -25,7 +25,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/skillgen/skillgen/runtime"
+	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
 
 // runAsSkillgen, when set in the environment, makes the test binary be skillgen.
@@ -312,12 +312,13 @@ func (d jsonDiag) text() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Line, d.Col, d.Severity, d.Message, d.Code)
 }
 
-// synopses are the command lines every usage text lists (DESIGN §6).
+// synopses are the command lines every usage text lists (README.md,
+// "Command line").
 var synopses = []string{
 	"skillgen [generate] [flags]",
 	"skillgen check      [flags]",
 	"skillgen list       [flags]",
-	"skillgen prompt     [flags] [-format resident|xml]",
+	"skillgen prompt     [flags] [-format resident|xml|tool]",
 	"skillgen validate   [-json] PATH...",
 	"skillgen version",
 }
@@ -325,7 +326,7 @@ var synopses = []string{
 func TestVersion(t *testing.T) {
 	r := skillgen(t, tempDir(t), nil, "version")
 	wantCode(t, r, 0)
-	want := regexp.MustCompile(fmt.Sprintf(`^skillgen \S+ \(generated code version %d\)\n$`, runtime.GenVersion))
+	want := regexp.MustCompile(fmt.Sprintf(`^skillgen \S+ \(generated code version %d\)\n$`, skillgenimpl.GenVersion))
 	if !want.MatchString(r.stdout) {
 		t.Errorf("version printed %q, want a match for %s", r.stdout, want)
 	}
@@ -351,7 +352,7 @@ func TestHelp(t *testing.T) {
 					t.Errorf("usage lacks %q:\n%s", s, r.stdout)
 				}
 			}
-			for _, flag := range []string{"-C dir", "-manifest file", "-workspace dir", "-out dir", "-pkg name", "-strict", "-hidden", "-json"} {
+			for _, flag := range []string{"-C dir", "-manifest file", "-workspace dir", "-out dir", "-pkg name", "-strict", "-hidden", "-json", "-catalog-budget n"} {
 				if !strings.Contains(r.stdout, "\n  "+flag+" ") {
 					t.Errorf("usage lacks the flag %q", flag)
 				}
@@ -384,7 +385,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-pkg", "1abc"}, `skillgen: invalid package name "1abc"`},
 		{[]string{"-pkg", "func"}, `skillgen: invalid package name "func"`},
 		{[]string{"list", "-pkg", "_"}, `skillgen: invalid package name "_"`},
-		{[]string{"prompt", "-format", "html"}, `skillgen: -format must be resident or xml, not "html"`},
+		{[]string{"prompt", "-format", "html"}, `skillgen: -format must be resident, xml or tool, not "html"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			// A workspace that would generate fine: a usage error must stop first.

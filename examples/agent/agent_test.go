@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillgen/skillgen/gen"
 )
@@ -81,7 +82,15 @@ func TestCommittedOutputIsCurrent(t *testing.T) {
 	// in-house release and standup; code-review and pdf-tools from
 	// .claude/skills, data-analysis from shared-skills; the skills release
 	// and shared code-review shadowed; legacy-notes skipped.
-	want := gen.Summary{Workflows: 5, Skills: 3, Shadowed: 2, Skipped: 1, Files: 11, Bytes: 2807, Blobs: 11}
+	// The catalog: four model-invocable workflows (all but standup), three
+	// of them skills; no budget. Its size is the largest of the three
+	// texts a model reads, as the package serves them.
+	reg := r.Registry()
+	tool, _ := reg.ActivationTool()
+	size := max(utf8.RuneCountInString(reg.Resident()), utf8.RuneCountInString(tool.Description),
+		utf8.RuneCountInString(reg.SkillsXML(strings.Repeat("x", gen.XMLBudgetRoot))))
+	want := gen.Summary{Workflows: 5, Skills: 3, Shadowed: 2, Skipped: 1, Files: 11, Bytes: 2807, Blobs: 11,
+		Catalog: gen.Catalog{Size: size, Full: size, Entries: 4, XMLEntries: 3}}
 	if r.Summary != want {
 		t.Errorf("summary %+v, want %+v", r.Summary, want)
 	}

@@ -10,6 +10,11 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/skillgen/skillgen/runtime"
+
+	"github.com/skillgen/skillgen/internal/fsutil"
+	"github.com/skillgen/skillgen/internal/hashcache"
 )
 
 // Default size caps (DESIGN §3): safety limits, raised with flags.
@@ -32,7 +37,7 @@ type Config struct {
 
 	// HashCache, when not nil, spares hashing files that have not changed
 	// since a previous run (see HashCache).
-	HashCache *HashCache
+	HashCache *hashcache.Cache
 }
 
 // Compile reads the manifest, the workspace's Workflows and every listed
@@ -157,12 +162,12 @@ func (c *compiler) run() *Program {
 		dirs = append(dirs, ds...)
 	}
 	loaded := make([]*skill, len(dirs))
-	Parallel(len(dirs), func(i int) { loaded[i] = loadSkill(dirs[i]) })
+	fsutil.Parallel(len(dirs), func(i int) { loaded[i] = loadSkill(dirs[i]) })
 
 	// Resolution: in-house Workflows first, then the roots in order, skill
 	// directories in byte order of name. The first one in wins.
 	p := &Program{}
-	winner := map[string]Source{}
+	winner := map[string]runtime.Source{}
 	for _, w := range workflows {
 		winner[w.Slug] = w.Source
 		p.Workflows = append(p.Workflows, w)
@@ -183,7 +188,7 @@ func (c *compiler) run() *Program {
 			if !s.found {
 				continue
 			}
-			src := Source{Kind: KindSkill, Path: path.Join(display, s.name, s.file)}
+			src := runtime.Source{Kind: runtime.KindSkill, Path: path.Join(display, s.name, s.file)}
 			entry := ListEntry{Slug: s.name, Source: src, ModelInvocation: true, UserInvocable: true}
 			switch by, taken := winner[s.name]; {
 			case !s.valid():
@@ -195,7 +200,7 @@ func (c *compiler) run() *Program {
 					c.diags = append(c.diags, d)
 				}
 				msg := fmt.Sprintf("skill /%s from skill (%s) was skipped: %s [%s]", s.name, src.Path, first.Message, first.Code)
-				p.Notifications = append(p.Notifications, Notification{Code: CodeSkipped, Message: msg})
+				p.Notifications = append(p.Notifications, runtime.Notification{Code: CodeSkipped, Message: msg})
 				c.diags = append(c.diags, Diagnostic{Severity: c.skillSeverity(), Code: CodeSkipped, File: s.path(), Skill: s.name,
 					Message: fmt.Sprintf("skill %q is skipped: it has errors", s.name)})
 				entry.Status, entry.Reason = StatusSkipped, fmt.Sprintf("%s [%s]", first.Message, first.Code)
@@ -203,7 +208,7 @@ func (c *compiler) run() *Program {
 			case taken:
 				c.diags = append(c.diags, s.diags...)
 				msg := fmt.Sprintf("skill /%s from skill (%s) was shadowed by existing %s (%s)", s.name, src.Path, winnerWord(by), by.Path)
-				p.Notifications = append(p.Notifications, Notification{Code: CodeShadowed, Message: msg})
+				p.Notifications = append(p.Notifications, runtime.Notification{Code: CodeShadowed, Message: msg})
 				c.diags = append(c.diags, Diagnostic{Severity: Warning, Code: CodeShadowed, File: s.path(), Skill: s.name, Message: msg})
 				entry.Status, entry.By = StatusShadowed, &by
 				s.src = nil
@@ -241,8 +246,8 @@ func (c *compiler) run() *Program {
 	return p
 }
 
-func winnerWord(s Source) string {
-	if s.Kind == KindWorkflow {
+func winnerWord(s runtime.Source) string {
+	if s.Kind == runtime.KindWorkflow {
 		return "workspace workflow"
 	}
 	return "skill"
@@ -252,7 +257,7 @@ func winnerWord(s Source) string {
 // sizes the walk saw (before any byte is read), then hashes every file.
 func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 	walked := make([][]Diagnostic, len(skills))
-	Parallel(len(skills), func(i int) {
+	fsutil.Parallel(len(skills), func(i int) {
 		s, w := skills[i], wfs[i]
 		ds := &diags{skill: s.name}
 		w.Files = walkSkill(s.dir, s.realDir, s.entries, c.cfg.Hidden, true, ds)
@@ -305,7 +310,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 		return
 	}
 	errs := make([]error, len(files))
-	Parallel(len(files), func(i int) { errs[i] = hashFile(files[i], c.cfg.HashCache) })
+	fsutil.Parallel(len(files), func(i int) { errs[i] = hashFile(files[i], c.cfg.HashCache) })
 	for i, err := range errs {
 		if err != nil {
 			c.diags = append(c.diags, Diagnostic{
@@ -368,7 +373,7 @@ func Validate(paths []string, hidden bool) (results []ValidateResult, ds []Diagn
 			continue
 		}
 		walked := make([][]Diagnostic, len(skills))
-		Parallel(len(skills), func(i int) {
+		fsutil.Parallel(len(skills), func(i int) {
 			s := skills[i]
 			if s.realDir == "" {
 				return

@@ -9,9 +9,12 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/skillgen/skillgen/runtime"
 )
 
-// Severity of a Diagnostic. The strings are a contract (DESIGN §3).
+// Severity of a Diagnostic. The strings are a contract (README.md, "Rules
+// and codes").
 type Severity int
 
 const (
@@ -33,7 +36,8 @@ func (s Severity) String() string {
 // MarshalText makes a Severity print as its name in JSON.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// Stable diagnostic codes (DESIGN §6). Users' scripts match on these.
+// Stable diagnostic codes (README.md, "Rules and codes"). Users' scripts
+// match on these; package gen exports them.
 const (
 	CodeSkillMDMissing       = "skill-md-missing"
 	CodeSkillMDLowercase     = "skill-md-lowercase"
@@ -57,13 +61,18 @@ const (
 	CodeManifestInvalid      = "manifest-invalid"
 	CodeSkillsDirMissing     = "skills-dir-missing"
 	CodeSlugInvalid          = "slug-invalid"
-	CodeShadowed             = "shadowed"
+	CodeShadowed             = runtime.CodeShadowed
 	CodeSymlinkEscape        = "symlink-escape"
 	CodeFileSkipped          = "file-skipped"
 	CodeSizeLimit            = "size-limit"
 	// CodeSkipped is the notification code of a skill that was left out
 	// because it is invalid.
-	CodeSkipped = "skipped"
+	CodeSkipped = runtime.CodeSkipped
+	// CodeCatalogLarge: the catalog is over the size hosts budget for it,
+	// or over its -catalog-budget (found by gen, which lowers the table).
+	CodeCatalogLarge = "catalog-large"
+	// CodeCatalogTrimmed: the catalog was fitted to its budget.
+	CodeCatalogTrimmed = runtime.CodeCatalogTrimmed
 )
 
 // A Diagnostic is one finding about the input, with its position.

@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/skillgen/skillgen/internal/fsutil"
+	"github.com/skillgen/skillgen/internal/hashcache"
 )
 
 // within reports whether path lies inside dir (both clean and absolute, with
@@ -181,7 +183,7 @@ func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
 	case info.Size() > max:
 		return fail(CodeFileTooLarge, "file is %d bytes; at most %d are allowed", info.Size(), max)
 	}
-	f, err := openForRead(file)
+	f, err := fsutil.OpenForRead(file)
 	if err != nil {
 		return fail(CodeReadFailed, "cannot read file: %v", errors.Unwrap(err))
 	}
@@ -206,7 +208,7 @@ func readRegular(file string, max int64, skill string) ([]byte, *Diagnostic) {
 // hashFile computes the SHA-256 of f's bytes, streaming, and checks that the
 // file still has the size the walk saw. A file the cache knows in exactly
 // the state the walk saw is not opened at all.
-func hashFile(f *File, cache *HashCache) error {
+func hashFile(f *File, cache *hashcache.Cache) error {
 	if f.Data != nil {
 		// Bytes already read are hashed as they are: a fingerprint taken
 		// around the read could not prove they are the bytes it describes.
@@ -219,7 +221,7 @@ func hashFile(f *File, cache *HashCache) error {
 			return nil
 		}
 	}
-	r, err := openForRead(f.Src)
+	r, err := fsutil.OpenForRead(f.Src)
 	if err != nil {
 		return err
 	}
@@ -232,7 +234,7 @@ func hashFile(f *File, cache *HashCache) error {
 		return fmt.Errorf("%s changed while skillgen was reading it", f.Src)
 	}
 	h := sha256.New()
-	n, err := CopyBuffered(h, io.LimitReader(r, f.Size+1))
+	n, err := fsutil.CopyBuffered(h, io.LimitReader(r, f.Size+1))
 	if err != nil {
 		return err
 	}
@@ -250,7 +252,7 @@ func (f *File) Open() (io.ReadCloser, error) {
 	if f.Data != nil {
 		return io.NopCloser(bytes.NewReader(f.Data)), nil
 	}
-	r, err := openForRead(f.Src)
+	r, err := fsutil.OpenForRead(f.Src)
 	if err != nil {
 		return nil, err
 	}
@@ -266,17 +268,4 @@ func (f *File) Open() (io.ReadCloser, error) {
 // never supplies bytes.
 func (f *File) same(opened fs.FileInfo) bool {
 	return f.seen == nil || os.SameFile(f.seen, opened)
-}
-
-// copyBufs are the buffers of CopyBuffered: one per concurrent copy instead
-// of a fresh 32 KiB per file.
-var copyBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
-
-// CopyBuffered is io.Copy through a pooled buffer. It never hands the copy
-// to the source's WriteTo, so the destination sees every byte (a hash
-// beside the file being written, say).
-func CopyBuffered(dst io.Writer, src io.Reader) (int64, error) {
-	buf := copyBufs.Get().(*[]byte)
-	defer copyBufs.Put(buf)
-	return io.CopyBuffer(dst, struct{ io.Reader }{src}, *buf)
 }

@@ -680,8 +680,8 @@ func TestHostileSizeCaps(t *testing.T) {
 // nothing: no files in the result, Write refuses, no output directory.
 func nothingWritten(t *testing.T, w *hostileWS, res *gen.Result) {
 	t.Helper()
-	if res.OK() || res.Files != nil {
-		t.Errorf("the run is OK=%v with %d files; it must fail with nothing produced", res.OK(), len(res.Files))
+	if res.OK() || res.Files() != nil {
+		t.Errorf("the run is OK=%v with %d files; it must fail with nothing produced", res.OK(), len(res.Files()))
 	}
 	if _, err := res.Write(); err == nil {
 		t.Errorf("Write of a failed run succeeded")

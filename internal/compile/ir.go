@@ -1,38 +1,18 @@
 package compile
 
-import "io/fs"
+import (
+	"encoding/json"
+	"io/fs"
+
+	"github.com/skillgen/skillgen/runtime"
+)
 
 // Program is the resolved result of a compile: what the generated package
 // will hold.
 type Program struct {
-	Workflows     []*Workflow    // ingested, sorted by slug
-	Notifications []Notification // in resolution order
-	Entries       []ListEntry    // every workflow and skill considered, in resolution order
-}
-
-// SourceKind says where a Workflow was defined.
-type SourceKind int
-
-const (
-	KindWorkflow SourceKind = iota
-	KindSkill
-)
-
-func (k SourceKind) String() string {
-	if k == KindSkill {
-		return "skill"
-	}
-	return "workflow"
-}
-
-// MarshalText prints a SourceKind as its name.
-func (k SourceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// Source is the defining file: Path is slash-separated and relative to the
-// workspace (or starts with the root as the manifest wrote it).
-type Source struct {
-	Kind SourceKind `json:"kind"`
-	Path string     `json:"path"`
+	Workflows     []*Workflow            // ingested, sorted by slug
+	Notifications []runtime.Notification // in resolution order
+	Entries       []ListEntry            // every workflow and skill considered, in resolution order
 }
 
 // Workflow is one resolved entry of the table.
@@ -40,7 +20,7 @@ type Workflow struct {
 	Slug, Description              string
 	ModelInvocation, UserInvocable bool
 	Requires                       []string
-	Source                         Source
+	Source                         runtime.Source
 	License, Compatibility         string
 	AllowedTools                   string
 	Metadata                       []Meta
@@ -72,7 +52,7 @@ type File struct {
 // body is not copied out of its SKILL.md: the generated code slices it from
 // the embedded file, so only previews need it as a string.
 func (w *Workflow) BodyText() string {
-	if w.Source.Kind != KindSkill {
+	if w.Source.Kind != runtime.KindSkill {
 		return w.Body
 	}
 	for _, f := range w.Files {
@@ -81,12 +61,6 @@ func (w *Workflow) BodyText() string {
 		}
 	}
 	return ""
-}
-
-// Notification is a build-time decision the host replays to its user.
-type Notification struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
 }
 
 // Status of a ListEntry.
@@ -99,13 +73,36 @@ const (
 // ListEntry is one row of `skillgen list`: a workflow or skill that was
 // considered, and what became of it.
 type ListEntry struct {
-	Slug   string  `json:"slug"`
-	Source Source  `json:"source"`
-	Status string  `json:"status"`
-	By     *Source `json:"shadowed_by,omitempty"` // the winner, for shadowed entries
-	Reason string  `json:"reason,omitempty"`      // why it was skipped
+	Slug   string
+	Source runtime.Source
+	Status string          // StatusIngested, StatusShadowed or StatusSkipped
+	By     *runtime.Source // the winner, for shadowed entries
+	Reason string          // why it was skipped
 
-	ModelInvocation bool `json:"model_invocation"`
-	UserInvocable   bool `json:"user_invocable"`
-	Files           int  `json:"files"`
+	ModelInvocation bool
+	UserInvocable   bool
+	Files           int
+}
+
+// MarshalJSON writes an entry as `skillgen list -json` prints it (see
+// README.md, "Command line").
+func (e ListEntry) MarshalJSON() ([]byte, error) {
+	type source struct {
+		Kind runtime.SourceKind `json:"kind"`
+		Path string             `json:"path"`
+	}
+	var by *source
+	if e.By != nil {
+		by = &source{e.By.Kind, e.By.Path}
+	}
+	return json.Marshal(struct {
+		Slug            string  `json:"slug"`
+		Source          source  `json:"source"`
+		Status          string  `json:"status"`
+		By              *source `json:"shadowed_by,omitempty"`
+		Reason          string  `json:"reason,omitempty"`
+		ModelInvocation bool    `json:"model_invocation"`
+		UserInvocable   bool    `json:"user_invocable"`
+		Files           int     `json:"files"`
+	}{e.Slug, source{e.Source.Kind, e.Source.Path}, e.Status, by, e.Reason, e.ModelInvocation, e.UserInvocable, e.Files})
 }

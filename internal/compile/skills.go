@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillgen/skillgen/internal/fsutil"
 )
 
 // Skill file names: the spec's, and the lower-case spelling some tools write.
@@ -176,7 +178,7 @@ func findSkillsInPath(p string) (skills []*skill, err error) {
 		return nil, err
 	}
 	skills = make([]*skill, len(dirs))
-	Parallel(len(dirs), func(i int) { skills[i] = loadSkill(dirs[i]) })
+	fsutil.Parallel(len(dirs), func(i int) { skills[i] = loadSkill(dirs[i]) })
 	found := skills[:0]
 	for _, s := range skills {
 		if s.found {

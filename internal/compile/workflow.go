@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillgen/skillgen/runtime"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -173,7 +175,7 @@ func loadWorkflows(workspace string) ([]*Workflow, []Diagnostic) {
 		w, ds := ParseWorkflow(file, strings.TrimSuffix(name, ".md"), src)
 		all = append(all, ds...)
 		if w != nil {
-			w.Source = Source{Kind: KindWorkflow, Path: filepath.ToSlash(filepath.Join(WorkflowDir, name))}
+			w.Source = runtime.Source{Kind: runtime.KindWorkflow, Path: filepath.ToSlash(filepath.Join(WorkflowDir, name))}
 			out = append(out, w)
 		}
 	}

@@ -5,95 +5,59 @@ package skills
 import (
 	_ "embed"
 	"github.com/skillgen/skillgen/runtime"
+	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
 
-// The generated code and the runtime package shake hands at compile time.
-// If the first line fails to compile, this file is older than the runtime: run
+// The generated code and the runtime shake hands at compile time. If the
+// first line fails to compile, this file is older than the runtime: run
 // go generate with a newer skillgen. If the second fails, the runtime is older
 // than this file: update the github.com/skillgen/skillgen module.
 const (
-	_ = runtime.EnforceVersion(1 - runtime.MinVersion)
-	_ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+	_ = skillgenimpl.EnforceVersion(2 - skillgenimpl.MinVersion)
+	_ = skillgenimpl.EnforceVersion(skillgenimpl.MaxVersion - 2)
 )
 
 // Registry serves the workflows and skill files compiled into this package.
-var Registry = runtime.New(&skillgenTable)
+var Registry *runtime.Registry = skillgenimpl.New(&skillgenTable)
 
 // Every name but Registry starts with skillgen, so that the package's own
-// files can use any other. The table and everything below are static data
-// laid out by the linker; only the skill bodies, slices of their embedded
-// SKILL.md, are assigned at init.
-var skillgenTable = runtime.Table{
-	Workflows:     skillgenWorkflows,
-	Entries:       skillgenEntries,
-	Grants:        skillgenGrants,
-	Notifications: skillgenNotifications,
-	Resident:      skillgenResident,
-	Tool:          runtime.Tool{Name: "activate_skill", Description: skillgenToolDescription, InputSchema: skillgenToolSchema},
+// files can use any other. The table is one embedded file, read in place;
+// the storage is zeroed memory into which the runtime decodes each workflow
+// the first time it is asked for. Nothing is built at start-up.
+var skillgenTable = skillgenimpl.Table{
+	Data:     &skillgenData,
+	Blobs:    skillgenBlobs[:],
+	Slots:    skillgenSlots[:],
+	Files:    skillgenFiles[:],
+	Meta:     skillgenMeta[:],
+	Requires: skillgenRequires[:],
 }
 
-// One workflow per line, sorted by slug.
-var skillgenWorkflows = []runtime.Workflow{
-	{Slug: "code-review", Description: "Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.", ModelInvocation: true, UserInvocable: true, Body: skillgenBlobd92d0c9be6bc5753[241:], Source: runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/code-review/SKILL.md"}, AllowedTools: "Read Grep Bash(git diff:*)", Metadata: []runtime.Meta{{Key: "owner", Value: "platform-team"}}, Files: skillgenFiles_code_review},
-	{Slug: "data-analysis", Description: "Load a CSV file, summarize its columns and plot distributions.\nUse for quick exploratory analysis of tabular data.", ModelInvocation: true, UserInvocable: true, Body: skillgenBlobf454b9f1af4b5cf2[176:], Source: runtime.Source{Kind: runtime.KindSkill, Path: "shared-skills/data-analysis/SKILL.md"}, License: "MIT", Files: skillgenFiles_data_analysis},
-	{Slug: "pdf-tools", Description: "Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.", ModelInvocation: true, UserInvocable: true, Body: skillgenBlob9ebf427d45d22f1c[313:], Source: runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/pdf-tools/SKILL.md"}, License: "Apache-2.0", Compatibility: "Requires poppler-utils (pdftotext) on the PATH", Metadata: []runtime.Meta{{Key: "author", Value: "example-org"}, {Key: "version", Value: "1.0"}}, Files: skillgenFiles_pdf_tools},
-	{Slug: "release", Description: "Cut a release of this repository the way we do it in-house (tag, changelog, announcement).", ModelInvocation: true, UserInvocable: true, Requires: []string{"release-policy", "changelog-style"}, Body: "# Release\n\n1. Check that `main` is green.\n2. Update CHANGELOG.md from the merged pull requests since the last tag.\n3. Tag `vX.Y.Z`, push the tag, and post the announcement.\n", Source: runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/release.md"}},
-	{Slug: "standup", Description: "Summarize yesterday's commits and open pull requests for the daily stand-up.", UserInvocable: true, Body: "List the commits merged since yesterday 09:00 and the open pull requests\nassigned to me, grouped by repository. Keep it under ten lines.\n", Source: runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/standup.md"}},
-}
+var (
+	skillgenSlots    [5]skillgenimpl.Slot
+	skillgenFiles    [11]runtime.File
+	skillgenMeta     [3]runtime.Meta
+	skillgenRequires [2]string
+)
 
-// Every skill file as served by FS, sorted by path.
-var skillgenEntries = []runtime.Entry{
-	{Path: "code-review/SKILL.md", Mode: 0o644, Data: &skillgenBlobd92d0c9be6bc5753},
-	{Path: "code-review/references/checklist.md", Mode: 0o644, Data: &skillgenBlob2c0fbc42dd6058c1},
-	{Path: "code-review/scripts/lint.py", Mode: 0o755, Data: &skillgenBlob678ffa3bcdad9915},
-	{Path: "data-analysis/SKILL.md", Mode: 0o644, Data: &skillgenBlobf454b9f1af4b5cf2},
-	{Path: "data-analysis/assets/sample.csv", Mode: 0o644, Data: &skillgenBlobf39f32baae813c13},
-	{Path: "data-analysis/references/pandas.md", Mode: 0o644, Data: &skillgenBlob8bbfc8ccddc2e687},
-	{Path: "data-analysis/scripts/summarize.py", Mode: 0o755, Data: &skillgenBlob5d7344162cee7435},
-	{Path: "pdf-tools/SKILL.md", Mode: 0o644, Data: &skillgenBlob9ebf427d45d22f1c},
-	{Path: "pdf-tools/assets/form-template.txt", Mode: 0o644, Data: &skillgenBlobe5e176919224be0e},
-	{Path: "pdf-tools/references/REFERENCE.md", Mode: 0o644, Data: &skillgenBlobf1b4ee44e522715c},
-	{Path: "pdf-tools/scripts/extract_text.sh", Mode: 0o755, Data: &skillgenBlob0283fe7983d35b69},
-}
+// The encoded table: workflows, file entries, catalog, notifications.
+//
+//go:embed skills_data/7e501341119b50fc19d4214b8b742b3e9e504bae01255547b51321344394416d
+var skillgenData string
 
-// One read grant per ingested skill.
-var skillgenGrants = []runtime.Grant{
-	{Target: "code-review", Permission: runtime.Read, Recursive: true},
-	{Target: "data-analysis", Permission: runtime.Read, Recursive: true},
-	{Target: "pdf-tools", Permission: runtime.Read, Recursive: true},
-}
-
-// Build-time notifications, in resolution order.
-var skillgenNotifications = []runtime.Notification{
-	{Code: "shadowed", Message: "skill /release from skill (.claude/skills/release/SKILL.md) was shadowed by existing workspace workflow (.insomnia/memory/workflow/release.md)"},
-	{Code: "shadowed", Message: "skill /code-review from skill (shared-skills/code-review/SKILL.md) was shadowed by existing skill (.claude/skills/code-review/SKILL.md)"},
-	{Code: "skipped", Message: "skill /legacy-notes from skill (shared-skills/legacy-notes/SKILL.md) was skipped: name \"legacy_notes\" is invalid: only lowercase letters a-z, digits 0-9 and hyphens are allowed [name-invalid]"},
-}
-
-const skillgenResident = "## Workflows\n\nRun one by its slug as /<slug>.\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n"
-
-const skillgenToolDescription = "Load a skill's full instructions, and the list of its files, into the conversation. Call it as soon as a task matches one of these skills, before doing the task:\n\n- code-review: Review a change for correctness, tests and style, using the team checklist. Use when asked to review a diff or a pull request.\n- data-analysis: Load a CSV file, summarize its columns and plot distributions. Use for quick exploratory analysis of tabular data.\n- pdf-tools: Extract text and tables from PDF files, fill PDF forms, and merge documents. Use when the user mentions PDFs, forms, or document extraction.\n- release: Cut a release of this repository the way we do it in-house (tag, changelog, announcement).\n"
-
-const skillgenToolSchema = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"enum\":[\"code-review\",\"data-analysis\",\"pdf-tools\",\"release\"]}},\"required\":[\"name\"],\"additionalProperties\":false}"
-
-var skillgenFiles_code_review = []runtime.File{
-	{Path: "SKILL.md", Mode: 0o644, Size: 430, SHA256: "d92d0c9be6bc57538d28011ede00326e142eabc8bd0dd77fb792a4b0e5a81675"},
-	{Path: "references/checklist.md", Mode: 0o644, Size: 151, SHA256: "2c0fbc42dd6058c11667155e2afc7353f467f6630ecd82912688ca94fffd882f"},
-	{Path: "scripts/lint.py", Mode: 0o755, Size: 324, SHA256: "678ffa3bcdad99159434ebd6e5619bc664705090bd722381d1f6f1f0c87cfa66"},
-}
-
-var skillgenFiles_data_analysis = []runtime.File{
-	{Path: "SKILL.md", Mode: 0o644, Size: 349, SHA256: "f454b9f1af4b5cf264e2eeb61d2b0e2511ce6ba79515744b7747d1b8d06eb977"},
-	{Path: "assets/sample.csv", Mode: 0o644, Size: 64, SHA256: "f39f32baae813c13e2441d65cfec4f2fe34c0a53a238df510b522b34b71cdd18"},
-	{Path: "references/pandas.md", Mode: 0o644, Size: 123, SHA256: "8bbfc8ccddc2e6879376bff0872cb12edcd35452bd61566a23527bf4c798577a"},
-	{Path: "scripts/summarize.py", Mode: 0o755, Size: 482, SHA256: "5d7344162cee7435acfbd23c1d12895909d09a7e804bfd047fd7d6a30d36c847"},
-}
-
-var skillgenFiles_pdf_tools = []runtime.File{
-	{Path: "SKILL.md", Mode: 0o644, Size: 560, SHA256: "9ebf427d45d22f1cc37bea8d7fcc5099722b233ed6fbdfd0fc92c90fb69218fe"},
-	{Path: "assets/form-template.txt", Mode: 0o644, Size: 55, SHA256: "e5e176919224be0ecfe58a00ae8171be871177bb245981c221a0e3fb65abbf41"},
-	{Path: "references/REFERENCE.md", Mode: 0o644, Size: 165, SHA256: "f1b4ee44e522715cc7aa0aea987b2e32704d4aab5f3cb068468fc3b2ddf692fb"},
-	{Path: "scripts/extract_text.sh", Mode: 0o755, Size: 104, SHA256: "0283fe7983d35b69e6d0b40dc734e170ceada7afefbfd233aa1d983f8a64bc2b"},
+// Every skill file's contents, by name: the table's blob records.
+var skillgenBlobs = [...]*string{
+	&skillgenBlob0283fe7983d35b69,
+	&skillgenBlob2c0fbc42dd6058c1,
+	&skillgenBlob5d7344162cee7435,
+	&skillgenBlob678ffa3bcdad9915,
+	&skillgenBlob8bbfc8ccddc2e687,
+	&skillgenBlob9ebf427d45d22f1c,
+	&skillgenBlobd92d0c9be6bc5753,
+	&skillgenBlobe5e176919224be0e,
+	&skillgenBlobf1b4ee44e522715c,
+	&skillgenBlobf39f32baae813c13,
+	&skillgenBlobf454b9f1af4b5cf2,
 }
 
 //go:embed skills_data/0283fe7983d35b69e6d0b40dc734e170ceada7afefbfd233aa1d983f8a64bc2b

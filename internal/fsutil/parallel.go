@@ -1,4 +1,7 @@
-package compile
+// Package fsutil holds the file-system helpers that compile and gen share:
+// reading many files on every core, copying through pooled buffers, and
+// opening without blocking on special files.
+package fsutil
 
 import (
 	"runtime"

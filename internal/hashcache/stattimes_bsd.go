@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd
 
-package compile
+package hashcache
 
 import "syscall"
 

@@ -1,14 +1,14 @@
 //go:build unix
 
-package compile
+package fsutil
 
 import (
 	"os"
 	"syscall"
 )
 
-// openForRead opens a file for reading with O_NONBLOCK, so that a file
+// OpenForRead opens a file for reading with O_NONBLOCK, so that a file
 // swapped for a named pipe after it was checked cannot hang the run.
-func openForRead(name string) (*os.File, error) {
+func OpenForRead(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }

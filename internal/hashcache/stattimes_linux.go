@@ -1,6 +1,6 @@
 //go:build linux
 
-package compile
+package hashcache
 
 import "syscall"
 

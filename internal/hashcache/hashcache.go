@@ -1,4 +1,8 @@
-package compile
+// Package hashcache remembers the SHA-256 of files by their identity, so
+// that a run of skillgen generate over unchanged inputs and output does not
+// read and hash every byte again (what go generate runs on every build).
+// See README.md, "Hash cache".
+package hashcache
 
 import (
 	"bytes"
@@ -8,12 +12,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
 
-// HashCache remembers the SHA-256 of files by their identity, so that a run
-// over unchanged inputs does not read and hash every byte again.
+// Cache remembers the SHA-256 of files by their identity.
 //
 // An entry is trusted only while the file's fingerprint (size, modification
 // and change times in nanoseconds, inode and device) is exactly as it was
@@ -25,8 +29,8 @@ import (
 //
 // The cache lives outside the output (it is machine state, not part of the
 // generated package) and only ever saves work: a missing, unreadable or
-// corrupt cache file means hashing everything. skillgen check never uses it.
-type HashCache struct {
+// corrupt cache file means hashing everything. The generator's check never uses it.
+type Cache struct {
 	file  string
 	start time.Time
 
@@ -53,10 +57,14 @@ type fingerprint struct {
 	Ino, Dev           uint64
 }
 
-// OpenHashCache loads the cache stored in file, if any. A nil *HashCache is
-// valid and caches nothing.
-func OpenHashCache(file string) *HashCache {
-	c := &HashCache{file: file, start: time.Now(), old: map[string]cacheEntry{}, entries: map[string]cacheEntry{}}
+// Open loads the cache stored in file, if any, for a run that starts now.
+// A nil *Cache is valid and caches nothing.
+func Open(file string) *Cache { return OpenAt(file, time.Now()) }
+
+// OpenAt is Open for a run that started at start: files changed less than
+// two seconds before start are not remembered.
+func OpenAt(file string, start time.Time) *Cache {
+	c := &Cache{file: file, start: start, old: map[string]cacheEntry{}, entries: map[string]cacheEntry{}}
 	if data, err := os.ReadFile(file); err == nil {
 		if entries, ok := decodeCache(data); ok {
 			c.old = entries
@@ -72,7 +80,7 @@ func OpenHashCache(file string) *HashCache {
 // dropped whole rather than trusted.
 func encodeCache(entries map[string]cacheEntry) []byte {
 	b := []byte(cacheMagic)
-	for _, path := range sortedKeys(entries) {
+	for _, path := range slices.Sorted(maps.Keys(entries)) {
 		e := entries[path]
 		b = binary.AppendUvarint(b, uint64(len(path)))
 		b = append(b, path...)
@@ -132,7 +140,7 @@ func decodeCache(b []byte) (map[string]cacheEntry, bool) {
 
 // Lookup returns the remembered hash of the file at path whose current
 // stat is info.
-func (c *HashCache) Lookup(path string, info fs.FileInfo) ([32]byte, bool) {
+func (c *Cache) Lookup(path string, info fs.FileInfo) ([32]byte, bool) {
 	if c == nil || info == nil {
 		return [32]byte{}, false
 	}
@@ -152,7 +160,7 @@ func (c *HashCache) Lookup(path string, info fs.FileInfo) ([32]byte, bool) {
 
 // Store remembers sum as the hash of the file at path whose stat, taken
 // before its bytes were read, is info.
-func (c *HashCache) Store(path string, info fs.FileInfo, sum [32]byte) {
+func (c *Cache) Store(path string, info fs.FileInfo, sum [32]byte) {
 	if c == nil || info == nil {
 		return
 	}
@@ -169,7 +177,7 @@ func (c *HashCache) Store(path string, info fs.FileInfo, sum [32]byte) {
 // Discard removes the cache file, for when a run that used it failed: the
 // next run then hashes everything again, so a bad entry cannot make every
 // run fail.
-func (c *HashCache) Discard() {
+func (c *Cache) Discard() {
 	if c != nil {
 		os.Remove(c.file)
 	}
@@ -179,7 +187,7 @@ func (c *HashCache) Discard() {
 // unless that is what the file already holds. Entries of files this run did
 // not look at are dropped, so the cache never outgrows the inputs and
 // outputs of one output directory.
-func (c *HashCache) Save() error {
+func (c *Cache) Save() error {
 	if c == nil {
 		return nil
 	}

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd
 
-package compile
+package hashcache
 
 import (
 	"io/fs"
