@@ -49,7 +49,7 @@ func (c Catalog) trimMessage() string {
 		}
 		return s
 	}
-	return fmt.Sprintf("the catalog was fitted to -catalog-budget %d (%d characters, from %d): %s; %s; every workflow can still be invoked by name",
+	return fmt.Sprintf("the catalog was fitted to its budget of %d characters (%d, from %d): %s; %s; every workflow can still be invoked by name",
 		c.Budget, c.Size, c.Full,
 		part("Resident and the activation tool", c.Entries, c.Unlisted, c.Cut),
 		part("SkillsXML", c.XMLEntries, c.XMLUnlisted, c.XMLCut))

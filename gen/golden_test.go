@@ -31,7 +31,7 @@ import (
 //	-manifest file      a manifest layer, relative to the working directory (repeatable)
 //	-workspace dir      the workspace, relative to the working directory
 //	-pkg name           the package name (default: the case's name, the base of the output dir)
-//	-strict, -hidden, -max-file-size n, -max-total-size n
+//	-strict, -hidden, -max-file-size n, -max-total-size n, -catalog-budget n
 //
 // Besides the directives of casetest, a comment line
 //
@@ -132,6 +132,7 @@ func generateCase(t *testing.T, c *casetest.Case, casesDir string) bool {
 	flags.BoolVar(&cfg.Hidden, "hidden", false, "")
 	flags.Int64Var(&cfg.MaxFileSize, "max-file-size", 0, "")
 	flags.Int64Var(&cfg.MaxTotalSize, "max-total-size", 0, "")
+	flags.IntVar(&cfg.CatalogBudget, "catalog-budget", 0, "")
 	if err := flags.Parse(c.Args); err != nil || flags.NArg() > 0 {
 		t.Fatalf("%s: bad args %q: %v", c.File, c.Args, err)
 	}

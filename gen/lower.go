@@ -113,20 +113,25 @@ func summarize(p *compile.Program, l *lowered) Summary {
 	return s
 }
 
-// catalogDiagnostics warns about a catalog over the size hosts budget for
-// when no budget was given, and about a budget too small for even the
-// catalog's fixed parts.
+// catalogDiagnostics says what the budget did (info, the message of the
+// catalog-trimmed notification), and warns about a catalog over the size
+// hosts budget for when no budget was given, and about a budget too small
+// for even the catalog's fixed parts.
 func (l *lowered) catalogDiagnostics() []Diagnostic {
 	c := l.catalog
+	var ds []Diagnostic
+	if c.Trimmed() {
+		ds = append(ds, Diagnostic{Severity: Info, Code: CodeCatalogTrimmed, Message: c.trimMessage()})
+	}
 	switch {
 	case c.Budget == 0 && c.Size > CatalogWarnSize:
-		return []Diagnostic{{Severity: Warning, Code: CodeCatalogLarge, Message: fmt.Sprintf(
+		ds = append(ds, Diagnostic{Severity: Warning, Code: CodeCatalogLarge, Message: fmt.Sprintf(
 			"the catalog of model-invocable workflows is %d characters, over %d: hosts budget about that much for it on every turn (Codex: 2%% of the context window or %d characters); cut it with -catalog-budget %d",
-			c.Size, CatalogWarnSize, CatalogWarnSize, CatalogWarnSize)}}
+			c.Size, CatalogWarnSize, CatalogWarnSize, CatalogWarnSize)})
 	case c.Budget > 0 && c.Size > c.Budget:
-		return []Diagnostic{{Severity: Warning, Code: CodeCatalogLarge, Message: fmt.Sprintf(
+		ds = append(ds, Diagnostic{Severity: Warning, Code: CodeCatalogLarge, Message: fmt.Sprintf(
 			"-catalog-budget %d is too small for the catalog's heading and closing line alone: it is %d characters with no workflow listed",
-			c.Budget, c.Size)}}
+			c.Budget, c.Size)})
 	}
-	return nil
+	return ds
 }

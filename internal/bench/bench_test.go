@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"go/format"
 	"os"
 	"os/exec"
@@ -11,9 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skillgen/skillgen/gen"
 	"github.com/skillgen/skillgen/internal/corpus"
+	"github.com/skillgen/skillgen/runtime"
 )
 
 // generateInto runs skillgen's pipeline in process: the workspace's
@@ -30,8 +33,7 @@ func generateInto(t *testing.T, ws, out string) *gen.Result {
 	if _, err := res.Write(); err != nil {
 		t.Fatal(err)
 	}
-	// The data part of the file is serialized without go/format (gen/rows.go);
-	// at scale too, gofmt must have nothing to change.
+	// At scale too, gofmt must have nothing to change in the generated file.
 	if formatted, err := format.Source(res.GoSource()); err != nil || !bytes.Equal(formatted, res.GoSource()) {
 		t.Errorf("gofmt changes the generated file of %s (err %v)", ws, err)
 	}
@@ -124,6 +126,7 @@ func TestScale(t *testing.T) {
 		t.Errorf("%d blobs for %d files: the repeated files were not stored once", resA.Summary.Blobs, resA.Summary.Files)
 	}
 	smallSlugs, _ := ingested(resSmall)
+	checkCatalogBudget(t, ws["a"], slugs)
 
 	// Hosts and the scanner.
 	var roots []string
@@ -249,4 +252,58 @@ func TestMedian(t *testing.T) {
 	if fmtInt(1234567) != "1,234,567" || fmtInt(999) != "999" {
 		t.Errorf("fmtInt: %s %s", fmtInt(1234567), fmtInt(999))
 	}
+}
+
+// checkCatalogBudget fits the 1,000-skill corpus's catalog, far over any
+// budget untrimmed, to 8,000 characters: Resident, the activation tool's
+// description and SkillsXML (for a root of 64 characters) each fit, and
+// every workflow is still served and in the tool's enum.
+func checkCatalogBudget(t *testing.T, ws string, slugs []string) {
+	const budget = 8000
+	res, err := gen.Generate(gen.Config{Dir: ws, CatalogBudget: budget, Package: "skills"})
+	if err != nil || !res.OK() {
+		t.Fatalf("generate -catalog-budget %d: %v", budget, err)
+	}
+	c := res.Summary.Catalog
+	if c.Full < 20*budget {
+		t.Errorf("the untrimmed catalog is %d characters; the corpus should put it far over any budget", c.Full)
+	}
+	r := res.Registry()
+	tool, ok := r.ActivationTool()
+	if !ok {
+		t.Fatal("no activation tool")
+	}
+	for name, text := range map[string]string{
+		"Resident": r.Resident(), "the tool's description": tool.Description,
+		"SkillsXML": r.SkillsXML("/" + strings.Repeat("r", gen.XMLBudgetRoot-1)),
+	} {
+		if n := utf8.RuneCountInString(text); n > budget || n < budget/2 {
+			t.Errorf("%s is %d characters; want at most %d, and not much less", name, n, budget)
+		}
+	}
+	var schema struct {
+		Properties struct{ Name struct{ Enum []string } }
+	}
+	if err := json.Unmarshal([]byte(tool.InputSchema), &schema); err != nil {
+		t.Fatal(err)
+	}
+	var model []string
+	for _, slug := range slugs {
+		w, ok := r.Lookup(slug)
+		if !ok {
+			t.Errorf("Lookup(%s) failed", slug)
+			continue
+		}
+		if w.ModelInvocation {
+			model = append(model, slug)
+		}
+	}
+	if !slices.Equal(schema.Properties.Name.Enum, model) {
+		t.Errorf("the tool's enum has %d slugs, want the %d model-invocable ones", len(schema.Properties.Name.Enum), len(model))
+	}
+	if !slices.ContainsFunc(res.Notifications, func(n runtime.Notification) bool { return n.Code == runtime.CodeCatalogTrimmed }) {
+		t.Error("no catalog-trimmed notification")
+	}
+	t.Logf("catalog of %d workflows: %d characters untrimmed; -catalog-budget %d: %d characters, lines list %d of %d (cut to %d), SkillsXML %d of %d (cut to %d)",
+		len(slugs), c.Full, budget, c.Size, c.Entries-c.Unlisted, c.Entries, c.Cut, c.XMLEntries-c.XMLUnlisted, c.XMLEntries, c.XMLCut)
 }
