@@ -2,7 +2,7 @@
 
 package gen
 
-// Concurrency (issue 5, DESIGN §4): generate runs on one output take turns
+// Concurrency (ARCHITECTURE.md, "Invariants"): generate runs on one output take turns
 // through an advisory lock on the output directory itself; they all
 // succeed and leave the complete output, with no lock file in -out; a
 // holder killed with SIGKILL never blocks the next run; check takes no

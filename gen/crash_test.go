@@ -2,7 +2,7 @@
 
 package gen
 
-// Crash consistency (issue 5, DESIGN §4): kill -9 at any moment of a real
+// Crash consistency (ARCHITECTURE.md, "Invariants"): kill -9 at any moment of a real
 // `skillgen generate` leaves the output exactly the old state or exactly
 // the new one, never a mix, as `skillgen check` judges it; the next run
 // removes the leftovers.

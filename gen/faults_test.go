@@ -2,7 +2,7 @@
 
 package gen
 
-// Write failures (issue 5, DESIGN §4): an output directory that cannot be
+// Write failures (ARCHITECTURE.md, "Invariants"): an output directory that cannot be
 // written, a file where a directory should be, a full disk, a failing
 // rename or close. Each gives a clear error, and the previous output stays
 // exactly as it was — bytes and listing, with no temp file or new blob
@@ -338,14 +338,14 @@ func TestFaultWrites(t *testing.T) {
 		if os.Geteuid() == 0 {
 			t.Skip("as root, a 0555 directory is writable; TestFaultReadOnlyDirAsNobody runs this as an unprivileged user")
 		}
-		_, out, before, resA, resB := faultSetup(t)
+		_, out, _, resA, resB := faultSetup(t)
 		for _, d := range []string{filepath.Join(out, DataDir), out} {
 			if err := os.Chmod(d, 0o555); err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { os.Chmod(d, 0o755) })
 		}
-		before = treeSnapshot(t, out)
+		before := treeSnapshot(t, out) // after the chmods
 		_, err := resB.Write()
 		wantErr(t, err, out, "permission denied")
 		sameTree(t, out, before)

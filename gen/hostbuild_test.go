@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillgen/skillgen/internal/testmod"
+
 	"github.com/skillgen/skillgen/gen"
 )
 
@@ -88,42 +90,20 @@ func main() {
 // generated sources, and runs the host from an empty directory: everything
 // it serves must come from the binary.
 func TestHostWithSourcesDeleted(t *testing.T) {
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod, err := os.ReadFile(filepath.Join(repo, "go.mod"))
-	if err != nil || !bytes.HasPrefix(gomod, []byte("module github.com/skillgen/skillgen\n")) {
-		t.Fatalf("the repository root %s has no skillgen go.mod: %v", repo, err)
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-
+	hostmod := testmod.New(t, "example.com/host")
+	mod := hostmod.Dir
 	tmp := t.TempDir()
 	ws := filepath.Join(tmp, "workspace")
-	mod := filepath.Join(tmp, "hostmod")
 	bin := filepath.Join(tmp, "bin", "host")
 	buildWorkspace(t, ws, 3)
-	for name, data := range map[string]string{
-		"go.mod":  fmt.Sprintf("module example.com/host\n\ngo 1.24\n\nrequire github.com/skillgen/skillgen v0.0.0\n\nreplace github.com/skillgen/skillgen => %s\n", repo),
-		"go.sum":  string(sum),
-		"main.go": hostMain,
-	} {
-		createFile(t, filepath.Join(mod, name), data)
-	}
+	createFile(t, filepath.Join(mod, "main.go"), hostMain)
 	// The output is outside the workspace, given as an absolute path.
 	r := generateOK(t, gen.Config{Dir: ws, Out: filepath.Join(mod, "skills"), Home: filepath.Join(tmp, "home")})
 	if _, err := r.Write(); err != nil {
 		t.Fatal(err)
 	}
-
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = mod
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the host: %v\n%s", err, out)
+	if err := hostmod.Build(".", bin); err != nil {
+		t.Fatalf("building the host: %v", err)
 	}
 
 	// Delete every source: the skills, the manifest, the workflows, and the
@@ -202,7 +182,7 @@ func TestHostWithSourcesDeleted(t *testing.T) {
 			fmt.Sprintf("file %s %v %d %s", p, mode, len(f.data), blobName(f.data)),
 			fmt.Sprintf("fs %s %v %q", p, mode, f.data))
 	}
-	// The skipped skill: the wording after "skipped" is not fixed by DESIGN.
+	// The skipped skill: the wording after "skipped" is not part of the contract.
 	const skipped = `note skipped "skill /broken from skill (.claude/skills/broken/SKILL.md) was skipped`
 	rest := slices.Clone(got)
 	for _, l := range got {

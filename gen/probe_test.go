@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillgen/skillgen/internal/testmod"
+
 	"github.com/skillgen/skillgen/internal/casetest"
 	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
@@ -19,47 +21,22 @@ import (
 // them all and prints, per case, what the runtime answers (probeMain). It is
 // built and run once, and its output is split per case into want/run.
 
-// probeModule is a temporary Go module that requires this repository
-// through a replace directive.
+// probeModule is a temporary consumer module (internal/testmod) whose
+// cases/ directory receives the generated packages.
 type probeModule struct {
+	*testmod.Module
 	dir      string
 	casesDir string
 }
 
 func newProbeModule(t *testing.T) *probeModule {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod := fmt.Sprintf("module probe\n\ngo 1.24\n\nrequire github.com/skillgen/skillgen v0.0.0\n\nreplace github.com/skillgen/skillgen => %s\n", repo)
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return &probeModule{dir: dir, casesDir: filepath.Join(dir, "cases")}
+	m := testmod.New(t, "probe")
+	return &probeModule{Module: m, dir: m.Dir, casesDir: filepath.Join(m.Dir, "cases")}
 }
 
-// goCmd runs the go command in the module, hermetically: no workspace, no
-// toolchain switch, go.mod may be completed from the module cache.
-func (m *probeModule) goCmd(args ...string) *exec.Cmd {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = m.dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
-	return cmd
-}
+// goCmd runs the go command in the module, hermetically.
+func (m *probeModule) goCmd(args ...string) *exec.Cmd { return m.Go(args...) }
 
 // run builds one program over every case package, runs it, and returns its
 // output split per case.

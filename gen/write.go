@@ -428,9 +428,7 @@ func (r *Result) Check() (CheckReport, error) {
 			rep.Changes = append(rep.Changes, Change{DataDir + "/" + name, "extra"})
 		}
 	}
-	for _, name := range p.goTemps {
-		rep.Leftovers = append(rep.Leftovers, name)
-	}
+	rep.Leftovers = append(rep.Leftovers, p.goTemps...)
 	slices.SortFunc(rep.Changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return rep, nil
 }

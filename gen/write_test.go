@@ -2,7 +2,7 @@
 
 package gen_test
 
-// Behavioural tests of gen's write path (DESIGN §4): write-if-changed,
+// Behavioural tests of gen's write path (ARCHITECTURE.md, "Invariants"): write-if-changed,
 // removal of stale owned files only, all-or-nothing on errors, Check as a
 // sink that writes nothing, and the refusal to overwrite a foreign file.
 // Every test looks at the disk (bytes, modes, mtimes, listings), not at
@@ -45,7 +45,7 @@ directories = ["team-skills", ".claude/skills"]
 // executables, a binary file, a file starting with "_", two files with the
 // same bytes, a skill shadowed by the first root and an invalid skill.
 //
-// Resolution, worked out by hand from DESIGN §3: in-house deploy, triage;
+// Resolution, worked out by hand from the rules in README.md: in-house deploy, triage;
 // then team-skills: alpha (ingested), deploy (shadowed by the workflow);
 // then .claude/skills: alpha (shadowed by team-skills/alpha), beta
 // (ingested), broken (skipped: its name is invalid).
@@ -93,7 +93,7 @@ func wsServed() map[string]wsFile {
 	return m
 }
 
-// blobName is the content-addressed name of data (DESIGN §4).
+// blobName is the content-addressed name of data (ARCHITECTURE.md).
 func blobName(data string) string {
 	h := sha256.Sum256([]byte(data))
 	return hex.EncodeToString(h[:])

@@ -37,7 +37,7 @@ var (
 var big, bigSlugs = bigTable(1000)
 
 // TestZeroAllocs fails if Lookup, Invoke or Resident ever allocate
-// (DESIGN §5). Every result is stored in a package-level sink, so that an
+// (a promise of the runtime API; README.md, "The runtime package"). Every result is stored in a package-level sink, so that an
 // allocation could not be hidden by the compiler dropping an unused result.
 func TestZeroAllocs(t *testing.T) {
 	tests := []struct {

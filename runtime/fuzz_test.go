@@ -11,7 +11,7 @@ import (
 	"github.com/skillgen/skillgen/runtime"
 )
 
-// FuzzInvoke checks Invoke's line parsing against DESIGN §5 for any input:
+// FuzzInvoke checks Invoke's line parsing against its documented rule for any input:
 // it never panics; without a leading "/" it is ErrNotInvocation; otherwise
 // the slug runs up to the first white space, the white space after it is
 // dropped, and the answer agrees with Lookup. Seeds are committed under
@@ -30,7 +30,7 @@ func FuzzInvoke(f *testing.F) {
 			return
 		}
 
-		// The slug as DESIGN §5 defines it, computed independently.
+		// The slug as Invoke's documentation defines it, computed independently.
 		rest := input[1:]
 		slug := rest
 		if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {

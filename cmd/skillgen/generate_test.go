@@ -131,7 +131,7 @@ func embeddedBytes(t *testing.T) int {
 }
 
 // blobNames are the names of the data files: the SHA-256 of each embedded
-// file's content (DESIGN §4, content-addressed layout), sorted.
+// file's content (the content-addressed layout of ARCHITECTURE.md), sorted.
 func blobNames(t *testing.T) []string {
 	var names []string
 	for _, f := range embedded {

@@ -258,7 +258,7 @@ func jsonLines(t *testing.T, s string) []map[string]any {
 	return objs
 }
 
-// diagKeys are exactly the keys of a -json diagnostic (DESIGN §6).
+// diagKeys are exactly the keys of a -json diagnostic (README.md, "Command line").
 var diagKeys = []string{"code", "col", "file", "line", "message", "severity", "skill"}
 
 // jsonDiag is a -json diagnostic line after its keys were checked.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillgen/skillgen/internal/testmod"
 )
 
 // TestAirGappedRecipe follows the README's air-gapped recipe in a fresh
@@ -18,10 +20,6 @@ import (
 func TestAirGappedRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module from scratch")
-	}
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
 	}
 	mod := t.TempDir()
 	// The example's workspace, its package (the //go:generate line only)
@@ -36,15 +34,17 @@ func TestAirGappedRecipe(t *testing.T) {
 	}
 	write(t, filepath.Join(mod, "main.go"), strings.ReplaceAll(string(host),
 		`"github.com/skillgen/skillgen/examples/agent/skills"`, `"example.com/agent/skills"`))
-	write(t, filepath.Join(mod, "go.mod"), "module example.com/agent\n\ngo 1.24.0\n\n"+
-		"require github.com/skillgen/skillgen v0.0.0\n\n"+
-		"replace github.com/skillgen/skillgen => "+repo+"\n\n"+
-		"tool github.com/skillgen/skillgen/cmd/skillgen\n")
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	repo, err := testmod.Repo(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(mod, "go.sum"), string(sum))
+	m, err := testmod.Write(mod, "example.com/agent", repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.AddGoMod("tool github.com/skillgen/skillgen/cmd/skillgen\n"); err != nil {
+		t.Fatal(err)
+	}
 
 	goCmd := func(env []string, args ...string) string {
 		t.Helper()

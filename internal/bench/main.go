@@ -1,5 +1,5 @@
 // Command bench measures skillgen at the scale of real skill collections
-// against its targets (issue 4; the figures are defined in DESIGN §7), and
+// against its targets (the figures are defined in README.md, "Performance"), and
 // prints them as a Markdown table with the machine they were taken on.
 //
 //	go run ./internal/bench [-runs 15] [-build-runs 5] [-skills 1000] [-seed 1] [-keep]

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,43 +10,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-)
 
-// modulePath is the module that skillgen is.
-const modulePath = "github.com/skillgen/skillgen"
+	"github.com/skillgen/skillgen/internal/testmod"
+)
 
 // benchModule is the throw-away module that holds the programs under test:
 // the generated packages, the hosts, the empty program and the scanner.
 const benchModule = "skillbench"
 
 // findRepo returns the root of the skillgen module at or above dir.
-func findRepo(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && modFileIs(data, modulePath) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod of %s at or above the working directory; run from the skillgen repository", modulePath)
-		}
-		dir = parent
-	}
-}
-
-func modFileIs(data []byte, path string) bool {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`) == path
-		}
-	}
-	return false
-}
+func findRepo(dir string) (string, error) { return testmod.Repo(dir) }
 
 // goCmd runs the go command in dir and returns its combined output.
 func goCmd(dir string, env []string, args ...string) ([]byte, error) {
@@ -63,22 +34,10 @@ func goCmd(dir string, env []string, args ...string) ([]byte, error) {
 }
 
 // writeModule creates the bench module in dir: it uses the skillgen
-// module at repo (for runtime) and yaml.v3 (for the scanner), with the
-// repository's go.sum.
+// module at repo (for runtime) and yaml.v3 (for the scanner).
 func writeModule(dir, repo string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		return err
-	}
-	mod := fmt.Sprintf("module %s\n\ngo 1.24.0\n\nrequire (\n\t%s v0.0.0\n\tgopkg.in/yaml.v3 v3.0.1\n)\n\nreplace %s => %s\n",
-		benchModule, modulePath, modulePath, strconv.Quote(repo))
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+	_, err := testmod.Write(dir, benchModule, repo, "gopkg.in/yaml.v3 v3.0.1")
+	return err
 }
 
 // writeFile writes a source file, creating its directory.
@@ -100,7 +59,7 @@ func slugList(slugs []string) string {
 	return b.String()
 }
 
-// emptySource is DESIGN §7's "empty program": a main that prints one line
+// emptySource is the "empty program" of README.md's figures: a main that prints one line
 // with fmt.
 const emptySource = `// Command empty prints one line with fmt: the start-up floor of a Go program.
 package main
@@ -110,7 +69,7 @@ import "fmt"
 func main() { fmt.Println("hello") }
 `
 
-// hostSource is a host of a generated package (DESIGN §7): it imports the
+// hostSource is a host of a generated package (README.md, "Performance"): it imports the
 // package and fmt only, and looks every slug up once.
 func hostSource(pkg string, slugs []string) string {
 	return fmt.Sprintf(`// Command host looks every slug of a generated registry up once.
@@ -188,7 +147,7 @@ func BenchmarkResident(b *testing.B) {
 `, benchModule+"/"+pkg, pkg)
 }
 
-// scanSource is DESIGN §7's "scan at start": the same skills listed with
+// scanSource is the "scan at start" of README.md's figures: the same skills listed with
 // os.ReadDir, each SKILL.md read and its frontmatter parsed with yaml.v3,
 // then every slug looked up once. It does the least a scanner must (no
 // manifest, no validation, no file walk), so its figure is a floor.

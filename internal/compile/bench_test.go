@@ -20,7 +20,7 @@ func benchCorpus(b *testing.B) (string, corpus.Stats) {
 }
 
 // BenchmarkValidate is `skillgen validate` over every root of a 1,000-skill
-// corpus of realistic shapes (issue 2's target: ≤ 60 ms on 2 cores for the
+// corpus of realistic shapes (the target: ≤ 60 ms on 2 cores for the
 // whole CLI run; internal/bench measures the process).
 func BenchmarkValidate(b *testing.B) {
 	dir, st := benchCorpus(b)

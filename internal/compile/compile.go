@@ -17,7 +17,7 @@ import (
 	"github.com/skillgen/skillgen/internal/hashcache"
 )
 
-// Default size caps (DESIGN §3): safety limits, raised with flags.
+// Default size caps (README.md, "Limits"): safety limits, raised with flags.
 const (
 	DefaultMaxFileSize  = 32 << 20
 	DefaultMaxTotalSize = 512 << 20

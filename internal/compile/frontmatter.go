@@ -62,40 +62,6 @@ func isFence(line []byte) bool {
 	return string(bytes.TrimRight(line, " \t\r")) == "---"
 }
 
-// position converts a byte offset in src to a 1-based line and byte column.
-func position(src []byte, off int) (line, col int) {
-	off = min(off, len(src))
-	line = 1 + bytes.Count(src[:off], []byte{'\n'})
-	col = off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
-	return line, col
-}
-
-// yamlOffset returns the byte offset in b (a frontmatter) of a 1-based line
-// and rune column as yaml.v3 counts them. yaml.v3 breaks lines not only at
-// LF but at CR, CRLF, NEL (U+0085), LS (U+2028) and PS (U+2029), so its
-// lines are not the file's. The offset is clamped to the line and to b.
-func yamlOffset(b []byte, line, col int) int {
-	off := 0
-	for l := 1; l < line && off < len(b); {
-		r, size := utf8.DecodeRune(b[off:])
-		off += size
-		if isYAMLBreak(r) {
-			if r == '\r' && off < len(b) && b[off] == '\n' {
-				off++
-			}
-			l++
-		}
-	}
-	for c := 1; c < col && off < len(b); c++ {
-		r, size := utf8.DecodeRune(b[off:])
-		if isYAMLBreak(r) {
-			break
-		}
-		off += size
-	}
-	return off
-}
-
 func isYAMLBreak(r rune) bool {
 	return r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSplitFrontmatter pins the line-based split (DESIGN §3): the first line
+// TestSplitFrontmatter pins the line-based split (README.md, "Rules and codes"): the first line
 // is exactly "---" after an optional BOM, the next line that is exactly "---"
 // closes it, trailing spaces/tabs/CR on either fence are tolerated, and
 // nothing else ever splits.
@@ -178,7 +178,7 @@ func TestFirstInvalidUTF8(t *testing.T) {
 	}
 }
 
-// TestSlugProblem pins the name rules of DESIGN §3 at their boundaries.
+// TestSlugProblem pins the name rules at their boundaries.
 func TestSlugProblem(t *testing.T) {
 	const (
 		chars  = "only lowercase letters a-z, digits 0-9 and hyphens are allowed"

@@ -1,6 +1,6 @@
 package compile
 
-// Fuzz targets for the input parsers other than SKILL.md (issue 5): the
+// Fuzz targets for the input parsers other than SKILL.md: the
 // manifest loader, the in-house Workflow parser and the frontmatter split.
 // Seeds are added below and kept in testdata/fuzz/<target>; a plain
 // `go test` runs every seed through the same checks. To fuzz:
@@ -150,7 +150,7 @@ var workflowSeeds = []struct{ slug, src string }{
 // FuzzWorkflow feeds arbitrary slugs and bytes to the in-house Workflow
 // parser. It must never panic; every diagnostic must point inside the file;
 // a Workflow comes back exactly when there is no error, and then it obeys
-// DESIGN §3: its slug and requires are valid slugs, its description is
+// README.md: its slug and requires are valid slugs, its description is
 // non-empty and trimmed (at most 1024 runes when model-invocable), and its
 // body is the file's tail after the frontmatter, byte for byte.
 func FuzzWorkflow(f *testing.F) {
@@ -210,7 +210,7 @@ var splitSeeds = []string{
 }
 
 // FuzzSplitFrontmatter checks the line-based split against a second,
-// deliberately plain implementation of DESIGN §3's rule: the first line
+// deliberately plain implementation of the documented rule: the first line
 // (after an optional BOM) must be "---", the frontmatter ends at the next
 // line that is exactly "---", trailing spaces, tabs and a CR tolerated.
 func FuzzSplitFrontmatter(f *testing.F) {

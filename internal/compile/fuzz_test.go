@@ -14,7 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// skillMDCodes are the codes ParseSkillMD may report (DESIGN §6).
+// skillMDCodes are the codes ParseSkillMD may report (README.md, "Rules and codes").
 var skillMDCodes = []string{
 	CodeFileTooLarge, CodeEncodingInvalid, CodeFrontmatterMissing, CodeFrontmatterUnclosed,
 	CodeYAMLInvalid, CodeFieldType, CodeNameMissing, CodeNameInvalid, CodeNameMismatch,
@@ -25,7 +25,7 @@ var skillMDCodes = []string{
 // FuzzParseSkillMD feeds arbitrary bytes and directory names to the SKILL.md
 // front end. It must never panic; every diagnostic must point inside the
 // file (or be about the whole file, 0:0); BodyStart must lie in the file; and
-// a file without errors must have been what DESIGN §3 calls valid.
+// a file without errors must have been valid by the rules of README.md.
 //
 // The seeds are every SKILL.md of the testdata/validate golden cases (with
 // their crlf/bom/bytes/repeat directives applied; pad is left out to keep
@@ -97,7 +97,7 @@ func checkParseSkillMD(t *testing.T, src []byte, dir string) {
 	if HasErrors(ds) {
 		return
 	}
-	// Valid: the rules of DESIGN §3 hold for what is returned.
+	// Valid: the rules of README.md hold for what is returned.
 	if meta.Name != dir {
 		t.Errorf("valid, but name %q != dir %q", meta.Name, dir)
 	}

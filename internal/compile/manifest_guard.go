@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-
-	"github.com/BurntSushi/toml"
 )
 
 // maxTOMLNesting bounds how deeply a manifest may nest arrays and inline
@@ -95,32 +93,4 @@ func skipTOMLString(src []byte, i int) int {
 		}
 	}
 	return len(src) - 1
-}
-
-// tomlPos is the 1-based line and byte column of a TOML parse error. The
-// decoder's line is right except for a CR LF inside a string (line 0); its
-// column is off for errors at the start of a line (it counts from the
-// previous line: "3:21" on a 3-byte line), and its byte offset is off by
-// one for some. So: its line, unless 0 (then the offset's); the column from
-// the offset when that lies on the line, else 1.
-func tomlPos(src []byte, p toml.Position) (line, col int) {
-	if p.Line < 1 {
-		return position(src, min(max(p.Start, 0), len(src)))
-	}
-	start := 0
-	for l := 1; l < p.Line && start < len(src); l++ {
-		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-			start += i + 1
-		} else {
-			start = len(src)
-		}
-	}
-	end := len(src)
-	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-		end = start + i
-	}
-	if p.Start < start || p.Start > end {
-		return p.Line, 1
-	}
-	return p.Line, p.Start - start + 1
 }

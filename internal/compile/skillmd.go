@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Limits of the Agent Skills format (DESIGN §3).
+// Limits of the Agent Skills format (README.md, "Rules and codes").
 const (
 	MaxSkillMDSize       = 1 << 20 // bytes
 	MaxNameLen           = 64      // characters

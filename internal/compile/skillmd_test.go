@@ -19,7 +19,7 @@ func skillMDDiagSummary(ds []Diagnostic) []string {
 	return out
 }
 
-// TestParseSkillMDMeta checks the values a SKILL.md yields (DESIGN §3, the
+// TestParseSkillMDMeta checks the values a SKILL.md yields (README.md, "Rules and codes"; the
 // SKILL → Workflow mapping): description trimmed, metadata as literal text
 // sorted by key, allowed-tools joined by spaces, and BodyStart such that
 // src[BodyStart:] is the body byte for byte.

@@ -126,7 +126,7 @@ func decodeYAML(src []byte, fm frontmatter, ds *diags) (*yamlDoc, bool) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		line, col := fm.yamlLine, 1
+		var line, col int
 		if err == nil {
 			line, col = doc.pos(&extra)
 		} else {

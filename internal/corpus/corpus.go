@@ -68,7 +68,7 @@ type Stats struct {
 }
 
 // Invalid is a skill written to fail validation, and the code of the error
-// it was written to draw (DESIGN §6).
+// it was written to draw (README.md, "Rules and codes").
 type Invalid struct {
 	Dir  string
 	Code string
