@@ -95,6 +95,82 @@ func main() {
 `, benchModule+"/"+pkg, slugList(slugs), pkg)
 }
 
+// agentSource is what an agent does at start with a generated package: it
+// takes the Resident block for its system prompt and looks up the one slug
+// it was given.
+func agentSource(pkg string) string {
+	return fmt.Sprintf(`// Command agent takes the catalog and looks up the slug it was given.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	%q
+)
+
+func main() {
+	r := %s.Registry
+	resident := r.Resident()
+	w, ok := r.Lookup(os.Args[1])
+	if !ok {
+		os.Exit(1)
+	}
+	fmt.Println("found", w.Slug, len(resident), len(w.Body))
+}
+`, benchModule+"/"+pkg, pkg)
+}
+
+// writeFloor writes the floor of go build: a plain package, in dir, that
+// //go:embeds the files of data (hard-linked, or copied), one string
+// variable each, and lists them so that the linker keeps every one.
+func writeFloor(data, dir string) error {
+	entries, err := os.ReadDir(data)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	var src, list strings.Builder
+	src.WriteString("// Package floor embeds the generated package's data files, one variable each.\npackage floor\n\nimport _ \"embed\"\n")
+	for i, e := range entries {
+		from, to := filepath.Join(data, e.Name()), filepath.Join(dir, "data", e.Name())
+		if err := os.Link(from, to); err != nil {
+			b, err := os.ReadFile(from)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(&src, "\n//go:embed data/%s\nvar b%d string\n", e.Name(), i)
+		fmt.Fprintf(&list, "\t&b%d,\n", i)
+	}
+	fmt.Fprintf(&src, "\n// All is every file.\nvar All = [...]*string{\n%s}\n", list.String())
+	return writeFile(filepath.Join(dir, "floor.go"), src.String())
+}
+
+// floorHostSource is a host of the floor package.
+const floorHostSource = `// Command host-floor uses every file of the floor package.
+package main
+
+import (
+	"fmt"
+
+	"skillbench/floor"
+)
+
+func main() {
+	n := 0
+	for _, s := range floor.All {
+		n += len(*s)
+	}
+	fmt.Println(len(floor.All), n)
+}
+`
+
 // hostBenchSource holds the runtime benchmarks of a host's registry:
 // Lookup, Invoke and Resident over every slug in turn.
 func hostBenchSource(pkg string) string {
