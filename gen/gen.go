@@ -177,7 +177,13 @@ func Generate(cfg Config) (*Result, error) {
 	if prog == nil {
 		return r, nil
 	}
-	r.low = lower(prog, cfg.CatalogBudget)
+	low := lower(prog, cfg.CatalogBudget)
+	if n := low.tableSizeBound(); n > maxTable {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{Severity: Error, Code: CodeSizeLimit, Message: fmt.Sprintf(
+			"the table of workflows would be up to %d bytes, over the %d the format holds: too many or too long in-house workflows or descriptions", n, int64(maxTable))})
+		return r, nil
+	}
+	r.low = low
 	r.Entries = prog.Entries
 	r.Notifications = r.low.spec.Notifications
 	r.Summary = summarize(prog, r.low)

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -73,6 +74,38 @@ func lower(p *compile.Program, budget int) *lowered {
 		})
 	}
 	return l
+}
+
+// maxTable is the largest encoded table: offsets and lengths in it are
+// 32-bit.
+const maxTable = math.MaxUint32
+
+// tableSizeBound is an upper bound of the encoded table's size: every
+// string as if none were shared, and every record.
+func (l *lowered) tableSizeBound() int64 {
+	var n int64 = 1 << 10 // the header
+	for _, w := range l.spec.Workflows {
+		n += int64(4*25 + len(w.Slug) + len(w.Description) + len(w.Body) + len(w.Source.Path) + len(w.License) +
+			len(w.Compatibility) + len(w.AllowedTools) + len(w.Catalog) + len(w.CatalogXML))
+		for _, r := range w.Requires {
+			n += int64(8 + len(r))
+		}
+		for _, m := range w.Metadata {
+			n += int64(16 + len(m.Key) + len(m.Value))
+		}
+		for _, f := range w.Files {
+			n += int64(20 + len(w.Slug) + 1 + len(f.Path))
+		}
+	}
+	for _, nt := range l.spec.Notifications {
+		n += int64(16 + len(nt.Code) + len(nt.Message))
+	}
+	n += int64(len(l.spec.Blobs)) * (16 + 64)
+	// Resident and the tool's description and schema: the catalog lines twice, and every slug.
+	for _, w := range l.spec.Workflows {
+		n += int64(2*(len(w.Slug)+len(w.Catalog)+8) + len(w.Slug) + 3)
+	}
+	return n
 }
 
 // preview returns the Registry the generated package will serve, with the
