@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -80,32 +81,62 @@ func TestAirGappedRecipe(t *testing.T) {
 		t.Errorf("agent /pdf-tools printed:\n%s", out)
 	}
 
-	// The README's host program, as printed there, builds and runs against
-	// this module's generated package.
+	// The README's programs, as printed there, build and run against this
+	// module's generated package: the host, and the agent loop.
 	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "```go\npackage main\n")
-	block, _, ok2 := strings.Cut(block, "```")
-	if !ok || !ok2 {
-		t.Fatal("README.md has no ```go block starting with package main")
+	programs := readmePrograms(string(readme))
+	if len(programs) != 2 {
+		t.Fatalf("README.md has %d ```go blocks starting with package main that import the example's package; want 2 (the host, the agent loop)", len(programs))
 	}
 	materialized := filepath.Join(t.TempDir(), "agent-skills")
-	program := strings.Replace("package main\n"+block, `"/tmp/agent-skills"`, strconv.Quote(materialized), 1)
-	write(t, filepath.Join(mod, "cmd", "readme", "main.go"), program)
-	goCmd(offline, "build", "-o", "readme", "./cmd/readme")
-	out, err = exec.Command(filepath.Join(mod, "readme")).CombinedOutput()
+	hostProgram := strings.Replace(programs[0], `"/tmp/agent-skills"`, strconv.Quote(materialized), 1)
+	for i, program := range []string{hostProgram, programs[1]} {
+		name := fmt.Sprintf("readme%d", i)
+		write(t, filepath.Join(mod, "cmd", name, "main.go"), program)
+		goCmd(offline, "build", "-o", name, "./cmd/"+name)
+	}
+	out, err = exec.Command(filepath.Join(mod, "readme0")).CombinedOutput()
 	if err != nil {
-		t.Fatalf("the README's program: %v\n%s", err, out)
+		t.Fatalf("the README's host program: %v\n%s", err, out)
 	}
 	for _, want := range []string{"- pdf-tools: ", "pdf-tools report.pdf ", "104 bytes of script", "skill /release from skill"} {
 		if !strings.Contains(string(out), want) {
-			t.Errorf("the README's program did not print %q:\n%s", want, out)
+			t.Errorf("the README's host program did not print %q:\n%s", want, out)
 		}
 	}
 	if info, err := os.Stat(filepath.Join(materialized, "pdf-tools", "scripts", "extract_text.sh")); err != nil || info.Mode()&0o111 == 0 {
-		t.Errorf("the README's program did not materialize the script with its exec bit: %v %v", info, err)
+		t.Errorf("the README's host program did not materialize the script with its exec bit: %v %v", info, err)
+	}
+	out, err = exec.Command(filepath.Join(mod, "readme1")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README's agent loop: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"bytes of request", `<skill_content name="pdf-tools">`, "Skill directory: /opt/agent/skills/pdf-tools",
+		"  <file>scripts/extract_text.sh</file>", "</skill_content>", "ARGUMENTS: report.pdf",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the README's agent loop did not print %q:\n%s", want, out)
+		}
+	}
+}
+
+// readmePrograms returns the ```go blocks of the README that are programs
+// over the example's generated package, in order.
+func readmePrograms(readme string) []string {
+	var programs []string
+	for rest := readme; ; {
+		_, block, ok := strings.Cut(rest, "```go\npackage main\n")
+		if !ok {
+			return programs
+		}
+		block, rest, _ = strings.Cut(block, "```")
+		if strings.Contains(block, `"example.com/agent/skills"`) {
+			programs = append(programs, "package main\n"+block)
+		}
 	}
 }
 
