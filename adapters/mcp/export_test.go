@@ -1,0 +1,4 @@
+package mcp
+
+// TraversalURIs are the URIs that TestTraversal reads end to end.
+var TraversalURIs = traversalURIs
