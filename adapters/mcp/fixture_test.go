@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	skillmcp "github.com/skillgen/skillgen/adapters/mcp"
 	"github.com/skillgen/skillgen/examples/agent/skills"
 	"github.com/skillgen/skillgen/runtime"
+	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
 
 // A fixture workflow: a runtime.Workflow whose Files, Body and Source the
@@ -33,42 +35,50 @@ type fixtureFile struct {
 	data string
 }
 
-// newRegistry builds a Registry the way skillgen's generated code lays
-// one out: workflows sorted by slug, entries sorted by path, the body a
-// suffix of SKILL.md, the resident block and tool precomputed. The files
-// live in memory only: nothing of a fixture registry exists on disk.
+// newRegistry builds a Registry the way skillgen's generated code does:
+// the workflows lowered to a skillgenimpl.Spec (sorted by slug, the body a
+// suffix of SKILL.md, file contents as content-addressed blobs), encoded,
+// and served by the runtime. The files live in memory only: nothing of a
+// fixture registry exists on disk.
 func newRegistry(fs ...fixture) *runtime.Registry {
-	var t runtime.Table
+	spec := &skillgenimpl.Spec{}
+	blobs := map[string]*string{}
 	for _, f := range fs {
-		w := runtime.Workflow{Slug: f.slug, Description: f.description, ModelInvocation: f.model, UserInvocable: f.user}
+		w := skillgenimpl.Workflow{Workflow: runtime.Workflow{Slug: f.slug, Description: f.description, ModelInvocation: f.model, UserInvocable: f.user}}
+		w.Catalog = f.description
 		if !f.skill {
 			w.Body = f.body
 			w.Source = runtime.Source{Kind: runtime.KindWorkflow, Path: ".insomnia/memory/workflow/" + f.slug + ".md"}
-			t.Workflows = append(t.Workflows, w)
+			spec.Workflows = append(spec.Workflows, w)
 			continue
 		}
+		w.CatalogXML = f.description
 		w.Source = runtime.Source{Kind: runtime.KindSkill, Path: ".claude/skills/" + f.slug + "/" + f.files[0].path}
 		_, after, ok := strings.Cut(f.files[0].data, "\n---\n")
 		if !ok {
 			panic("fixture " + f.slug + ": SKILL.md has no frontmatter")
 		}
 		w.Body = after
+		w.BodyStart = len(f.files[0].data) - len(after)
 		for _, file := range f.files {
 			sum := sha256.Sum256([]byte(file.data))
-			w.Files = append(w.Files, runtime.File{Path: file.path, Mode: file.mode, Size: int64(len(file.data)), SHA256: hex.EncodeToString(sum[:])})
+			name := hex.EncodeToString(sum[:])
 			data := file.data
-			t.Entries = append(t.Entries, runtime.Entry{Path: f.slug + "/" + file.path, Mode: file.mode, Data: &data})
+			blobs[name] = &data
+			w.Files = append(w.Files, runtime.File{Path: file.path, Mode: file.mode, Size: int64(len(file.data)), SHA256: name})
 		}
 		slices.SortFunc(w.Files, func(a, b runtime.File) int { return strings.Compare(a.Path, b.Path) })
-		t.Grants = append(t.Grants, runtime.Grant{Target: f.slug, Permission: runtime.Read, Recursive: true})
-		t.Workflows = append(t.Workflows, w)
+		spec.Workflows = append(spec.Workflows, w)
 	}
-	slices.SortFunc(t.Workflows, func(a, b runtime.Workflow) int { return strings.Compare(a.Slug, b.Slug) })
-	slices.SortFunc(t.Entries, func(a, b runtime.Entry) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(t.Grants, func(a, b runtime.Grant) int { return strings.Compare(a.Target, b.Target) })
-	t.Resident = runtime.FormatResident(t.Workflows)
-	t.Tool = runtime.FormatActivationTool(t.Workflows)
-	return runtime.New(&t)
+	slices.SortFunc(spec.Workflows, func(a, b skillgenimpl.Workflow) int { return strings.Compare(a.Slug, b.Slug) })
+	for _, name := range slices.Sorted(maps.Keys(blobs)) {
+		spec.Blobs = append(spec.Blobs, skillgenimpl.Blob{Name: name, Size: int64(len(*blobs[name])), Data: blobs[name]})
+	}
+	r, err := skillgenimpl.Build(spec)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }
 
 // Odd but legal file names, with the URI each must have. The expected URIs
