@@ -161,6 +161,17 @@ func TestFitCatalog(t *testing.T) {
 			} else if unlisted > 0 && !strings.HasSuffix(resident, fmt.Sprintf("(%d more are not listed here; they can still be used by name.)\n", unlisted)) {
 				t.Errorf("Resident does not end with the count of the %d left out:\n%s", unlisted, resident)
 			}
+			// Registry.Catalog gives the same entries, for catalogs of a
+			// host's own.
+			entries, unlisted := r.Catalog()
+			if unlisted != c.Unlisted || len(entries) != listed {
+				t.Errorf("Catalog() gives %d entries, %d left out; Resident lists %d, %d left out", len(entries), unlisted, listed, c.Unlisted)
+			}
+			for _, e := range entries {
+				if !strings.Contains(resident, "- "+e.Slug+": "+e.Description+"\n") {
+					t.Errorf("Catalog() entry %s: %q is not Resident's line", e.Slug, e.Description)
+				}
+			}
 			if c.XMLUnlisted > 0 && !strings.Contains(xml, fmt.Sprintf("<!-- %d more skills are not listed here", c.XMLUnlisted)) {
 				t.Errorf("SkillsXML does not count the %d skills left out", c.XMLUnlisted)
 			}

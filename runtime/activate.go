@@ -122,3 +122,25 @@ func (r *Registry) Activate(name, dir string) (string, error) {
 
 // xmlEscape escapes text for an XML element or a double-quoted attribute.
 var xmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace
+
+// A CatalogEntry is one line of the catalog: a model-invocable workflow
+// and its description as the catalog lists it.
+type CatalogEntry struct {
+	Slug, Description string
+}
+
+// Catalog returns the entries of the catalog that Resident and the
+// activation tool list, by slug: every model-invocable workflow, each with
+// its description as listed (cut to the catalog budget the package was
+// generated with, if any), and how many the budget left out (they can
+// still be activated by name). It is for hosts and adapters that render a
+// catalog of their own.
+func (r *Registry) Catalog() (entries []CatalogEntry, unlisted int) {
+	for i := range r.len() {
+		const want = abi.FlagModel | abi.FlagListed
+		if r.flags(i)&want == want {
+			entries = append(entries, CatalogEntry{Slug: r.slug(i), Description: r.d.String(r.record(i) + 4*abi.WCatalog)})
+		}
+	}
+	return entries, r.d.Header(abi.HUnlisted)
+}

@@ -268,3 +268,18 @@ func TestExpandRegistry(t *testing.T) {
 		t.Errorf("Expand = %q, want %q", got, want)
 	}
 }
+
+func TestCatalog(t *testing.T) {
+	entries, unlisted := Registry.Catalog()
+	var lines strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&lines, "- %s: %s\n", e.Slug, strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(e.Description))
+	}
+	// Without a budget: every model-invocable workflow, whole, as Resident lists them.
+	if unlisted != 0 || len(entries) != 7 || "## Workflows\n\nRun one by its slug as /<slug>.\n\n"+lines.String() != Registry.Resident() {
+		t.Errorf("Catalog() = %q, %d; Resident is\n%s", entries, unlisted, Registry.Resident())
+	}
+	if e, _ := registryOf(nil, nil, nil).Catalog(); e != nil {
+		t.Errorf("Catalog of an empty registry = %q", e)
+	}
+}
