@@ -41,3 +41,26 @@ func TestReadmeIsExample(t *testing.T) {
 		t.Errorf("the README says it prints:\n%s\nExample's output is:\n%s", printed, output)
 	}
 }
+
+// TestRootReadme: the repository's README shows the same program, and
+// what it prints, as this module's README.
+func TestRootReadme(t *testing.T) {
+	own, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(own), "```go\npackage main\n")
+	program, rest, ok2 := strings.Cut(rest, "```\n")
+	_, rest, ok3 := strings.Cut(rest, "\nIt prints\n\n```\n")
+	printed, _, ok4 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 || !ok3 || !ok4 {
+		t.Fatal("README.md has no program and output")
+	}
+	if want := "```go\npackage main\n" + program + "```\n\nIt prints\n\n```\n" + printed + "```\n"; !strings.Contains(string(root), want) {
+		t.Errorf("the repository's README does not show this program and its output as README.md does")
+	}
+}

@@ -71,3 +71,22 @@ func TestServer(t *testing.T) {
 		t.Errorf("activate_skill pdf-tools: %q", text)
 	}
 }
+
+// TestRootReadme: the repository's README shows this program as it is.
+func TestRootReadme(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, ok := strings.Cut(string(src), "\nimport (")
+	if !ok {
+		t.Fatal("main.go has no import block")
+	}
+	if want := "```go\npackage main\n\nimport (" + code + "```\n"; !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not show main.go as it is; want it to contain:\n%s", want)
+	}
+}
