@@ -34,6 +34,11 @@ import (
 // relative links are resolved against the directory of its file on disk,
 // and must name an existing file or directory inside the workspace, where
 // the agent reads them; "{baseDir}" has no meaning there.
+//
+// generate checks the skills it ingests and every in-house Workflow;
+// validate checks every skill whose frontmatter parses (its body starts
+// where that ends). A broken link is a warning, under -strict too: it
+// skips nothing.
 
 // Placeholders hosts replace with the skill directory.
 var skillDirPlaceholders = []string{"{baseDir}", "${CLAUDE_SKILL_DIR}"}
