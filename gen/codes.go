@@ -32,6 +32,7 @@ const (
 	CodeSymlinkEscape        = compile.CodeSymlinkEscape
 	CodeFileSkipped          = compile.CodeFileSkipped
 	CodeSizeLimit            = compile.CodeSizeLimit
+	CodeLinkBroken           = compile.CodeLinkBroken
 	CodeCatalogLarge         = compile.CodeCatalogLarge
 	CodeCatalogTrimmed       = compile.CodeCatalogTrimmed
 )

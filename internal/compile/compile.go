@@ -36,7 +36,7 @@ type Config struct {
 	MaxTotalSize int64 // all skill files together; 0 means DefaultMaxTotalSize
 
 	// HashCache, when not nil, spares hashing files that have not changed
-	// since a previous run (see HashCache).
+	// since a previous run (see internal/hashcache).
 	HashCache *hashcache.Cache
 }
 
@@ -273,7 +273,7 @@ func (c *compiler) collectFiles(skills []*skill, wfs []*Workflow) {
 			ds.file = s.path()
 			ds.errorf(CodeReadFailed, 0, 0, "%s disappeared while skillgen was running", s.file)
 		}
-		walked[i] = ds.list
+		walked[i] = append(ds.list, skillLinks(s, w.Files, ds.list)...)
 	})
 	for _, ds := range walked {
 		c.diags = append(c.diags, ds...)
@@ -373,17 +373,20 @@ func Validate(paths []string, hidden bool) (results []ValidateResult, ds []Diagn
 			continue
 		}
 		walked := make([][]Diagnostic, len(skills))
+		linked := make([][]Diagnostic, len(skills))
 		fsutil.Parallel(len(skills), func(i int) {
 			s := skills[i]
 			if s.realDir == "" {
 				return
 			}
 			w := &diags{skill: s.name}
-			walkSkill(s.dir, s.realDir, s.entries, hidden, false, w)
+			files := walkSkill(s.dir, s.realDir, s.entries, hidden, false, w)
 			walked[i] = w.list
+			linked[i] = skillLinks(s, files, w.list)
 		})
 		for i, s := range skills {
 			ds = append(ds, s.diags...)
+			ds = append(ds, linked[i]...)
 			for _, d := range walked[i] {
 				if d.File != s.path() { // the skill file's own problems are reported above
 					ds = append(ds, d)

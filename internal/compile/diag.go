@@ -65,6 +65,7 @@ const (
 	CodeSymlinkEscape        = "symlink-escape"
 	CodeFileSkipped          = "file-skipped"
 	CodeSizeLimit            = "size-limit"
+	CodeLinkBroken           = "link-broken"
 	// CodeSkipped is the notification code of a skill that was left out
 	// because it is invalid.
 	CodeSkipped = runtime.CodeSkipped

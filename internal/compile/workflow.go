@@ -175,6 +175,7 @@ func loadWorkflows(workspace string) ([]*Workflow, []Diagnostic) {
 		w, ds := ParseWorkflow(file, strings.TrimSuffix(name, ".md"), src)
 		all = append(all, ds...)
 		if w != nil {
+			all = append(all, workflowLinks(file, workspace, src, len(src)-len(w.Body))...)
 			w.Source = runtime.Source{Kind: runtime.KindWorkflow, Path: filepath.ToSlash(filepath.Join(WorkflowDir, name))}
 			out = append(out, w)
 		}

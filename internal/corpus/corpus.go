@@ -11,7 +11,9 @@
 // shadowed between roots (and one by an in-house Workflow); about 8% of the
 // skills are invalid in varied ways. Descriptions come folded, literal and
 // quoted; some files have CRLF line ends, a BOM, unknown keys, metadata,
-// allowed-tools and hidden files.
+// allowed-tools and hidden files. About a fifth of the valid skills end
+// with a section of links to their own files (a few of them broken, each
+// recorded in Stats.BrokenLinks) and link-like text in code.
 //
 // Everything is derived from Options.Seed: the same options write the same
 // bytes, file modes and names, on every platform.
@@ -65,6 +67,21 @@ type Stats struct {
 	BigAssets   int // files of a megabyte or more
 	Executables int // files written with mode 0755
 	CRLF        int // SKILL.md files with CRLF line ends
+
+	// Links counts the relative links of skill bodies that name a file or
+	// directory of their skill; BrokenLinks are those that do not, which
+	// skillgen is expected to report (link-broken), sorted by Dir, then
+	// Target. Link-like text in code is neither.
+	Links       int
+	BrokenLinks []BrokenLink
+}
+
+// BrokenLink is a link written to draw link-broken: its skill directory,
+// its target as written, and how it is broken ("missing": no such file;
+// "leaves": out of the skill directory; "hidden": a dot-file skillgen
+// leaves out).
+type BrokenLink struct {
+	Dir, Target, Kind string
 }
 
 // Invalid is a skill written to fail validation, and the code of the error
@@ -310,9 +327,12 @@ func rename(taken map[string]bool, old, name string) string {
 }
 
 type writer struct {
-	dir   string
-	seed  uint64
-	stats Stats
+	dir    string
+	seed   uint64
+	stats  Stats
+	files  []string // the files written into the current skill directory (workspace-relative)
+	linked int      // skills without a hidden file given a link section so far
+	hidden int      // skills with one given a link section so far
 }
 
 // file writes one file, its mode set exactly (whatever the umask).
@@ -330,6 +350,7 @@ func (w *writer) file(rel string, data []byte, mode fs.FileMode, underRoot bool)
 	if err := os.Chmod(p, mode); err != nil {
 		return err
 	}
+	w.files = append(w.files, rel)
 	if underRoot {
 		w.stats.Files++
 		w.stats.Bytes += int64(len(data))
@@ -359,8 +380,9 @@ func (w *writer) writeAll(plans []*plan) error {
 	}
 	for i, p := range plans {
 		r := rand.New(rand.NewPCG(w.seed, uint64(i)+1<<40))
+		lr := rand.New(rand.NewPCG(w.seed, uint64(i)+2<<40)) // links: a stream of their own, so the rest is as it was
 		dir := path.Join(roots[p.root].dir, p.name)
-		if err := w.skill(r, p, dir); err != nil {
+		if err := w.skill(r, lr, p, dir); err != nil {
 			return err
 		}
 		st.Skills++
@@ -383,6 +405,9 @@ func (w *writer) writeAll(plans []*plan) error {
 	slices.Sort(st.Ingested)
 	slices.Sort(st.Shadowed)
 	slices.SortFunc(st.Invalid, func(a, b Invalid) int { return strings.Compare(a.Dir, b.Dir) })
+	slices.SortFunc(st.BrokenLinks, func(a, b BrokenLink) int {
+		return cmp.Or(strings.Compare(a.Dir, b.Dir), strings.Compare(a.Target, b.Target))
+	})
 	return nil
 }
 
@@ -419,6 +444,9 @@ func (w *writer) workflows(plans []*plan) error {
 		var b strings.Builder
 		b.WriteString("---\n" + f.front + "---\n\n")
 		markdown(r, &b, title(f.slug), between(r, 1500, 4000), false)
+		if f.slug == "release-notes" { // resolved against the workflow's own directory
+			b.WriteString("The project's skills are listed in [the manifest](../../manifest.toml).\n")
+		}
 		if err := w.file(path.Join(WorkflowDir, f.slug+".md"), []byte(b.String()), 0o644, false); err != nil {
 			return err
 		}
@@ -452,25 +480,18 @@ func (w *writer) rootExtras() error {
 	return w.file(roots[3].dir+"/_template/README.md", []byte(b.String()), 0o644, true)
 }
 
-// skill writes one skill directory.
-func (w *writer) skill(r *rand.Rand, p *plan, dir string) error {
+// skill writes one skill directory. Its SKILL.md is written last, so that
+// its links can name the files written before it; r draws as it always did,
+// lr draws the links.
+func (w *writer) skill(r, lr *rand.Rand, p *plan, dir string) error {
 	crlf := r.IntN(20) == 0
 	src := skillMD(r, p)
-	if crlf {
-		src = strings.ReplaceAll(src, "\n", "\r\n")
-		w.stats.CRLF++
-	}
 	file := "SKILL.md"
 	if p.lower {
 		file = "skill.md"
 	}
-	data := []byte(src)
-	if !p.tooBig && p.kind != invalid && r.IntN(100) == 0 {
-		data = append([]byte("\xEF\xBB\xBF"), data...)
-	}
-	if err := w.file(dir+"/"+file, data, 0o644, true); err != nil {
-		return err
-	}
+	bom := !p.tooBig && p.kind != invalid && r.IntN(100) == 0
+	w.files = w.files[:0]
 	if p.license {
 		key := roots[p.root].licKey
 		if err := w.file(dir+"/"+roots[p.root].license, []byte(licenseText(key, licenseSizes[key])), 0o644, true); err != nil {
@@ -483,9 +504,86 @@ func (w *writer) skill(r *rand.Rand, p *plan, dir string) error {
 		}
 	}
 	if p.rich {
-		return w.resources(r, p, dir)
+		if err := w.resources(r, p, dir); err != nil {
+			return err
+		}
 	}
-	return nil
+	hidden := slices.Contains(w.files, dir+"/.DS_Store")
+	if (p.kind == normal || p.kind == original) && (lr.IntN(5) == 0 || hidden) {
+		src += w.links(lr, dir, hidden)
+	}
+	if crlf {
+		src = strings.ReplaceAll(src, "\n", "\r\n")
+		w.stats.CRLF++
+	}
+	data := []byte(src)
+	if bom {
+		data = append([]byte("\xEF\xBB\xBF"), data...)
+	}
+	return w.file(dir+"/"+file, data, 0o644, true)
+}
+
+// links returns the section of links a skill's body ends with: links to
+// files written into dir (as in w.files), in the shapes real skills use,
+// and link-like text in code. A few are given one broken link: every
+// other skill with a hidden file, a link to it; every eighth of the rest,
+// a missing file or a path out of the skill, in turn.
+func (w *writer) links(lr *rand.Rand, dir string, hidden bool) string {
+	var own []string // the skill's files, but hidden ones
+	for _, f := range w.files {
+		rel := strings.TrimPrefix(f, dir+"/")
+		if !strings.HasPrefix(rel, ".") {
+			own = append(own, rel)
+		}
+	}
+	slices.Sort(own)
+	var b strings.Builder
+	b.WriteString("\n## Files\n\n")
+	good := func(text, target string) {
+		fmt.Fprintf(&b, "- [%s](%s)\n", text, target)
+		w.stats.Links++
+	}
+	for _, i := range lr.Perm(len(own))[:min(len(own), between(lr, 1, 5))] {
+		f := own[i]
+		switch k := lr.IntN(6); {
+		case strings.HasSuffix(f, ".png") && k < 3:
+			fmt.Fprintf(&b, "- ![%s](%s)\n", path.Base(f), f)
+			w.stats.Links++
+		case strings.HasPrefix(f, "scripts/") && k < 2:
+			good("run "+path.Base(f), "{baseDir}/"+f)
+		case strings.HasPrefix(f, "scripts/") && k < 3:
+			good("run "+path.Base(f), "${CLAUDE_SKILL_DIR}/"+f)
+		case strings.HasSuffix(f, ".md") && k < 2:
+			good(strings.TrimSuffix(path.Base(f), ".md"), f+"#overview")
+		case k == 5 && strings.Contains(f, "/"):
+			good(path.Dir(f), path.Dir(f)+"/")
+		default:
+			good(path.Base(f), "./"+f)
+		}
+	}
+	b.WriteString("- [Spec](https://agentskills.io/specification), [top](#overview)\n\n")
+	b.WriteString("Link as `[x](a.md)`:\n```\n[x](no/such.md)\n```\n") // code: never a link
+
+	var target, kind string
+	if hidden {
+		if w.hidden++; w.hidden%2 == 1 {
+			target, kind = ".DS_Store", "hidden"
+		}
+	} else if w.linked++; w.linked%8 == 0 {
+		switch w.linked / 8 % 3 {
+		case 1:
+			target, kind = "references/troubleshooting-old.md", "missing"
+		case 2:
+			target, kind = "../shared/CONVENTIONS.md", "leaves"
+		default:
+			target, kind = "{baseDir}/scripts/setup.sh", "missing"
+		}
+	}
+	if target != "" {
+		fmt.Fprintf(&b, "\nSee also [this](%s).\n", target)
+		w.stats.BrokenLinks = append(w.stats.BrokenLinks, BrokenLink{Dir: dir, Target: target, Kind: kind})
+	}
+	return b.String()
 }
 
 // resources writes the scripts/, references/ and assets/ of a rich skill:

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,6 +133,16 @@ func TestShape(t *testing.T) {
 	if st.Executables == 0 || st.CRLF == 0 || st.BigAssets < 2 {
 		t.Errorf("executables %d, CRLF files %d, big assets %d: want some of each", st.Executables, st.CRLF, st.BigAssets)
 	}
+	kinds := map[string]int{}
+	for _, b := range st.BrokenLinks {
+		kinds[b.Kind]++
+		if !slices.Contains(st.Ingested, b.Dir) {
+			t.Errorf("broken link %+v in a skill that is not ingested", b)
+		}
+	}
+	if st.Links < n/20 || len(st.BrokenLinks) > st.Links/2 || kinds["missing"] == 0 || kinds["leaves"] == 0 || kinds["hidden"] == 0 {
+		t.Errorf("%d good links, broken ones %v: want many good ones and a few broken ones of each kind", st.Links, kinds)
+	}
 
 	// Most SKILL.md files are 2–20 KB; the files under the roots add up to
 	// what Stats says; repeated license files are byte-identical.
@@ -257,5 +268,38 @@ func TestSkillgenAgrees(t *testing.T) {
 	}
 	if want := len(st.Ingested) + len(st.Workflows); res.Summary.Workflows != want {
 		t.Errorf("%d workflows in the table, want %d", res.Summary.Workflows, want)
+	}
+
+	// Exactly the broken links written are reported, by generate and by
+	// validate, each in its skill's file.
+	if len(st.BrokenLinks) == 0 {
+		t.Fatal("the corpus has no broken link")
+	}
+	var roots []string
+	for _, r := range st.Roots {
+		roots = append(roots, filepath.Join(dir, filepath.FromSlash(r)))
+	}
+	_, vdiags, _ := gen.Validate(roots, false)
+	for name, ds := range map[string][]gen.Diagnostic{"generate": res.Diagnostics, "validate": vdiags} {
+		var got []corpus.BrokenLink
+		for _, d := range ds {
+			if d.Code != "link-broken" {
+				continue
+			}
+			rel, _ := filepath.Rel(dir, d.File)
+			b := corpus.BrokenLink{Dir: path.Dir(filepath.ToSlash(rel))}
+			target, err := strconv.QuotedPrefix(strings.TrimPrefix(d.Message, "link target "))
+			if err == nil {
+				b.Target, _ = strconv.Unquote(target)
+			}
+			got = append(got, b)
+		}
+		var want []corpus.BrokenLink
+		for _, b := range st.BrokenLinks {
+			want = append(want, corpus.BrokenLink{Dir: b.Dir, Target: b.Target})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s reports the broken links\n %v\nwant\n %v", name, got, want)
+		}
 	}
 }
