@@ -21,6 +21,9 @@ type proc struct {
 	env      []string     // added to the environment
 	before   func() error // untimed preparation before every run
 	wantExit int
+	// alongside are the arguments of more processes of the same program,
+	// started with the first: a run ends when all have.
+	alongside [][]string
 }
 
 // sample is one run of a proc.
@@ -54,11 +57,27 @@ func (p *proc) run(capture bool) (s sample, stdout, stderr []byte, err error) {
 	} else {
 		cmd.Stdout, cmd.Stderr = devNull, devNull
 	}
+	var others []*exec.Cmd
+	for _, args := range p.alongside {
+		c := exec.Command(p.path, args...)
+		c.Dir, c.Env, c.Stdout, c.Stderr = p.dir, cmd.Env, devNull, devNull
+		others = append(others, c)
+	}
 	start := time.Now()
+	for _, c := range others {
+		if err := c.Start(); err != nil {
+			return s, nil, nil, fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		return s, nil, nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	err = cmd.Wait()
+	for _, c := range others {
+		if werr := c.Wait(); werr != nil && err == nil {
+			err = fmt.Errorf("%s: %v", strings.Join(c.Args, " "), werr)
+		}
+	}
 	s.wall = time.Since(start)
 	if cmd.ProcessState == nil {
 		return s, nil, nil, fmt.Errorf("%s: %w", p.name, err)

@@ -145,7 +145,11 @@ func loadSkill(d skillDir) *skill {
 		}
 		osPath = f.Src
 	}
-	src, diag := readRegular(osPath, MaxSkillMDSize, s.name)
+	listed := entry.Type()
+	if osPath != filepath.Join(real, s.file) {
+		listed = ^fs.FileMode(0) // a symlink's target: type unknown
+	}
+	src, diag := readRegular(osPath, MaxSkillMDSize, s.name, listed)
 	if diag != nil {
 		diag.File = ds.file
 		ds.list = append(ds.list, *diag)
@@ -201,7 +205,7 @@ func loadSkillFile(file string) *skill {
 	if s.file == SkillFileLower {
 		ds.warnf(CodeSkillMDLowercase, 0, 0, "the skill file is named %q; the spec names it %q", SkillFileLower, SkillFile)
 	}
-	src, d := readRegular(file, MaxSkillMDSize, s.name)
+	src, d := readRegular(file, MaxSkillMDSize, s.name, ^fs.FileMode(0))
 	switch {
 	case d != nil:
 		ds.list = append(ds.list, *d)

@@ -163,7 +163,7 @@ func loadWorkflows(workspace string) ([]*Workflow, []Diagnostic) {
 			continue
 		}
 		file := filepath.Join(dir, name)
-		src, d := readRegular(file, MaxSkillMDSize, "")
+		src, d := readRegular(file, MaxSkillMDSize, "", ^fs.FileMode(0))
 		if d != nil {
 			d.Severity = Error
 			all = append(all, *d)
