@@ -30,10 +30,17 @@ func readSized(r io.Reader, size, max int64) ([]byte, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	if int64(n) < size {
+	if int64(n) < size { // a short read: read on to size, then look for more
 		m, err := io.ReadFull(r, b[n:size])
 		n += m
-		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		switch {
+		case err == nil:
+			m, err = r.Read(b[size:])
+			n += m
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+		case err != io.ErrUnexpectedEOF && err != io.EOF:
 			return nil, err
 		}
 	}
