@@ -214,6 +214,25 @@ func TestHostOverview(t *testing.T) {
 	}
 }
 
+func TestHostActivate(t *testing.T) {
+	out, stderr, err := runAgent(t, "-activate", "pdf-tools")
+	if err != nil {
+		t.Fatalf("agent -activate pdf-tools: %v\n%s", err, stderr)
+	}
+	want := "<skill_content name=\"pdf-tools\">\n" + bodyOf(t, ".claude/skills/pdf-tools/SKILL.md") +
+		"\nSkill directory: skill://pdf-tools\nRelative paths in this skill are relative to the skill directory.\n" +
+		"\n<skill_resources>\n  <file>assets/form-template.txt</file>\n  <file>references/REFERENCE.md</file>\n" +
+		"  <file>scripts/extract_text.sh</file>\n</skill_resources>\n</skill_content>\n"
+	if out != want {
+		t.Errorf("agent -activate pdf-tools printed:\n%s\nwant:\n%s", out, want)
+	}
+	for name, msg := range map[string]string{"standup": "not model invocable", "legacy-notes": "no such workflow"} {
+		if _, stderr, err := runAgent(t, "-activate", name); err == nil || !strings.Contains(stderr, msg) {
+			t.Errorf("agent -activate %s: err %v, stderr %q; want exit 1, %s", name, err, stderr, msg)
+		}
+	}
+}
+
 // bodyOf is the Markdown after a file's frontmatter, read from the source.
 func bodyOf(t *testing.T, path string) string {
 	t.Helper()

@@ -5,6 +5,7 @@
 //	agent                 print the resident prompt block, the table,
 //	                      the build-time notifications and the grants
 //	agent /<slug> [args]  print the workflow's body (and its arguments)
+//	agent -activate name  print what a model reads when it activates name
 //	agent -materialize d  write the skill files under d and print the grants
 package main
 
@@ -21,6 +22,14 @@ func main() {
 	switch {
 	case len(args) == 0:
 		overview()
+	case args[0] == "-activate" && len(args) == 2:
+		// What the activation tool answers; the files are served as skill://.
+		content, err := skills.Registry.Activate(args[1], "skill://"+args[1])
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agent: %s: %v\n", args[1], err)
+			os.Exit(1)
+		}
+		fmt.Print(content)
 	case args[0] == "-materialize" && len(args) == 2:
 		grants, err := skills.Registry.Materialize(args[1])
 		if err != nil {
