@@ -143,6 +143,7 @@ func (c *cli) compile(cfg gen.Config) (*gen.Result, int, bool) {
 	res, err := gen.Generate(cfg)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillgen: %v\n", err)
+		c.unworkable = true
 		return nil, exitFail, false
 	}
 	c.printDiagnostics(res.Diagnostics)

@@ -80,6 +80,7 @@ type cli struct {
 	json           bool   // -json
 	format         string // -format of generate, check and validate: text, json or github
 	hasFormat      bool   // the command has -format
+	unworkable     bool   // the configuration cannot work whatever the inputs (gen.Generate's error)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -24,8 +24,9 @@ const (
 // until SIGINT or SIGTERM; then it exits 0. A signal never interrupts a
 // Write: one that arrives during a run lets the run finish, or stops it
 // before it writes anything. A failed run prints its diagnostics, writes
-// nothing (the last good output stays) and the watch goes on. See
-// README.md, "Watch".
+// nothing (the last good output stays) and the watch goes on; a
+// configuration that cannot work at all (no package name) ends it with
+// status 1. See README.md, "Watch".
 func (c *cli) watch(cfg gen.Config) int {
 	stop := make(chan struct{})
 	sig := make(chan os.Signal, 1)
@@ -66,8 +67,11 @@ func (c *cli) watch(cfg gen.Config) int {
 			fmt.Fprintf(c.stderr, "skillgen: watching %s and %s (%s); Ctrl-C stops\n",
 				count(len(set.Files), "manifest file"), count(len(set.Trees), "directory tree"), w.Mode())
 		}
-		c.generateOnce(cfg, func() bool { return !stopped() })
+		code := c.generateOnce(cfg, func() bool { return !stopped() })
 		c.flush()
+		if c.unworkable { // no change of the inputs can mend it
+			return code
+		}
 		if !waitForChange(w, stop) {
 			return exitOK
 		}

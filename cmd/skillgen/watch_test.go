@@ -253,3 +253,16 @@ func noTempFiles(t *testing.T, out, data, cache string) {
 		}
 	}
 }
+
+// TestGenerateWatchUnworkable: a configuration no change of the inputs
+// can mend (here: no package name) ends -watch at once, with status 1.
+func TestGenerateWatchUnworkable(t *testing.T) {
+	ws := newWorkspace(t) // my-agent: not a package name
+	r := skillgen(t, ws, nil, "generate", "-watch")
+	wantCode(t, r, 1)
+	got := r.stderrLines()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "skillgen: watching ") {
+		t.Fatalf("stderr is not the watching line and the error:\n%s", r)
+	}
+	wantLines(t, "the error", got[1:], []string{`skillgen: cannot use the output directory's name "my-agent" as a package name; give -pkg`})
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // Polling intervals. A walk of the inputs costs CPU in proportion to their
-// number of files and directories (about 12 µs each on the machine of
+// number of files and directories (about 10 µs each on the machine of
 // README.md's figures); waiting 100 times as long as the last walk took
 // between walks keeps polling under 1% of a core, within the bounds below.
 // After a change, the poller looks again after settle, until a walk finds
