@@ -221,3 +221,14 @@ func (r *Result) GoSource() []byte {
 func Validate(paths []string, hidden bool) (results []ValidateResult, diags []Diagnostic, missing []string) {
 	return compile.Validate(paths, hidden)
 }
+
+// Inputs are the paths a Generate reads: its manifest layers, the
+// workspace's Workflow directory and the skill roots (see
+// compile.Inputs). skillgen generate -watch watches them.
+type Inputs = compile.Inputs
+
+// ResolveInputs returns the paths Generate(cfg) reads, resolved as
+// Generate resolves them, reading only the manifests.
+func ResolveInputs(cfg Config) Inputs {
+	return compile.ResolveInputs(compile.Config{Dir: cfg.Dir, Manifests: cfg.Manifests, Workspace: cfg.Workspace, Home: cfg.Home})
+}

@@ -226,7 +226,7 @@ func TestHostileSpecialFiles(t *testing.T) {
 	defer ln.Close()
 	// A character device (the same as /dev/null), where mknod is allowed.
 	dev := w.path("skills/odd/dev")
-	devErr := syscall.Mknod(dev, syscall.S_IFCHR|0o666, int(1<<8|3))
+	devErr := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3) // untyped: dev is an int on Linux and macOS, a uint64 on FreeBSD
 
 	var watched []func() bool
 	for _, p := range []string{"skills/odd/pipe", "skills/odd/sub/deeper-pipe", "skills/piped/SKILL.md", "pipe-root"} {

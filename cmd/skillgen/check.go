@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/skillgen/skillgen/gen"
 )
 
 // check runs generate's pipeline and plan, and writes nothing: exit 1 when
@@ -11,6 +13,7 @@ func (c *cli) check(args []string) int {
 	fs := c.newFlags(c.cmd)
 	var p pipelineFlags
 	p.register(c, fs)
+	c.registerFormat(fs)
 	if code, ok := c.parsePipeline(fs, &p, args); !ok {
 		return code
 	}
@@ -24,9 +27,19 @@ func (c *cli) check(args []string) int {
 		return exitFail
 	}
 	for _, l := range rep.Leftovers {
-		fmt.Fprintf(c.stderr, "%s: warning: leftover of an interrupted run; the next generate removes it\n", c.rel(filepath.Join(res.Out, l)))
+		const msg = "leftover of an interrupted run; the next generate removes it"
+		if c.format == "github" {
+			c.githubCommand(gen.Warning, filepath.Join(res.Out, l), 0, 0, "leftover", msg)
+			continue
+		}
+		fmt.Fprintf(c.stderr, "%s: warning: %s\n", c.rel(filepath.Join(res.Out, l)), msg)
 	}
 	for _, ch := range rep.Changes {
+		if c.format == "github" {
+			c.githubCommand(gen.Error, filepath.Join(res.Out, ch.Path), 0, 0, "stale",
+				fmt.Sprintf("%s %s; run go generate", c.startRel(filepath.Join(res.Out, ch.Path)), staleWhat[ch.Kind]))
+			continue
+		}
 		fmt.Fprintf(c.stderr, "%s: %s\n", c.rel(filepath.Join(res.Out, ch.Path)), ch.Kind)
 	}
 	if rep.Stale() {
@@ -35,4 +48,11 @@ func (c *cli) check(args []string) int {
 	}
 	fmt.Fprintf(c.stderr, "skillgen: %s; %s is up to date\n", summary(res.Summary), c.rel(res.Out))
 	return exitOK
+}
+
+// staleWhat says what a Change's kind means, for -format github.
+var staleWhat = map[string]string{
+	"differs": "differs from what skillgen generates",
+	"missing": "is missing",
+	"extra":   "is not part of the generated package",
 }

@@ -31,7 +31,30 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 		fmt.Fprintf(c.stderr, "skillgen: %v\n\n%s", err, shortUsage(c.cmd))
 		return exitUsage, false
 	}
+	if c.hasFormat {
+		given := false
+		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "format" })
+		switch {
+		case !given:
+		case c.format != "text" && c.format != "json" && c.format != "github":
+			return c.usageError("-format must be text, json or github, not %q", c.format), false
+		case c.json && c.format != "json":
+			// -json is -format json, kept as it always was.
+			return c.usageError("-json and -format %s contradict each other", c.format), false
+		}
+		if c.format == "json" {
+			c.json = true
+		}
+	}
 	return 0, true
+}
+
+// registerFormat adds -format (diagnostics as text, json or github) to the
+// flags of generate, check and validate. list has -json only, and prompt's
+// -format chooses what it prints.
+func (c *cli) registerFormat(fs *flag.FlagSet) {
+	c.hasFormat = true
+	fs.StringVar(&c.format, "format", "text", "")
 }
 
 func (c *cli) usageError(format string, args ...any) int {
@@ -120,6 +143,7 @@ func (c *cli) compile(cfg gen.Config) (*gen.Result, int, bool) {
 	res, err := gen.Generate(cfg)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillgen: %v\n", err)
+		c.unworkable = true
 		return nil, exitFail, false
 	}
 	c.printDiagnostics(res.Diagnostics)

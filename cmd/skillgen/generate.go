@@ -4,20 +4,38 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/skillgen/skillgen/gen"
 )
 
-// generate writes the package: what go generate runs.
+// generate writes the package: what go generate runs. With -watch it
+// writes it again whenever an input changes (watch.go).
 func (c *cli) generate(args []string) int {
 	fs := c.newFlags(c.cmd)
 	var p pipelineFlags
 	p.register(c, fs)
+	c.registerFormat(fs)
+	watch := fs.Bool("watch", false, "")
 	if code, ok := c.parsePipeline(fs, &p, args); !ok {
 		return code
 	}
 	p.cfg.CacheDir = hashCacheDir()
-	res, code, ok := c.compile(p.cfg)
+	if *watch {
+		return c.watch(p.cfg)
+	}
+	return c.generateOnce(p.cfg, func() bool { return true })
+}
+
+// generateOnce compiles and writes, printing the diagnostics and the
+// summary. mayWrite, asked between the two, can stop the run before it
+// writes anything.
+func (c *cli) generateOnce(cfg gen.Config, mayWrite func() bool) int {
+	res, code, ok := c.compile(cfg)
 	if !ok {
 		return code
+	}
+	if !mayWrite() {
+		return exitOK
 	}
 	rep, err := res.Write()
 	if err != nil {
@@ -25,6 +43,10 @@ func (c *cli) generate(args []string) int {
 		return exitFail
 	}
 	for _, w := range rep.Warnings {
+		if c.format == "github" {
+			c.githubCommand(gen.Warning, res.Out, 0, 0, "", w)
+			continue
+		}
 		fmt.Fprintf(c.stderr, "%s: warning: %s\n", c.rel(res.Out), w)
 	}
 	fmt.Fprintf(c.stderr, "skillgen: %s; %d written, %d removed in %s\n",

@@ -5,7 +5,7 @@
 //	skillgen check      [flags]   same pipeline, writes nothing; exit 1 if stale
 //	skillgen list       [flags]   the resolved table
 //	skillgen prompt     [flags] [-format resident|xml|tool] [-root dir] [-budget n]
-//	skillgen validate   [-json] PATH...
+//	skillgen validate   [-json|-format f] PATH...
 //	skillgen version
 //
 // Exit status: 0 ok (warnings allowed), 1 errors or stale output, 2 usage.
@@ -28,7 +28,7 @@ const usage = `usage:
   skillgen check      [flags]   same pipeline, writes nothing; exit 1 if the output is stale
   skillgen list       [flags]   print the resolved table: slug, source, flags, shadowed/skipped
   skillgen prompt     [flags] [-format resident|xml|tool] [-root dir] [-budget n]
-  skillgen validate   [-json] PATH...   PATH: a skill directory, a SKILL.md, or a root of skill dirs
+  skillgen validate   [-json|-format f] PATH...   PATH: a skill directory, a SKILL.md, or a root of skill dirs
   skillgen version
 
 flags of generate, check, list and prompt:
@@ -40,9 +40,12 @@ flags of generate, check, list and prompt:
   -strict            a skipped skill or a missing skills directory fails the run
   -hidden            embed dot-files and dot-directories of skills
   -json              diagnostics (and list rows) as JSON lines on stdout
+  -format f          generate, check, validate: diagnostics as text (default, on stderr), json
+                     (the same as -json) or github (GitHub Actions workflow commands on stdout)
   -max-file-size n   per-file cap in bytes (default 33554432)
   -max-total-size n  cap on all skill files together in bytes (default 536870912)
   -catalog-budget n  fit the catalog (Resident, the activation tool, SkillsXML) to n characters
+  -watch             generate: write, then again whenever an input changes, until Ctrl-C
 
 exit status: 0 ok (warnings allowed), 1 errors or stale output, 2 usage
 `
@@ -73,11 +76,16 @@ type cli struct {
 	stdout, stderr io.Writer
 	cmd            string // the subcommand, for its usage line
 	wd             string // diagnostics' paths are made relative to it
-	json           bool
+	startDir       string // where skillgen was started: -format github's paths are relative to it
+	json           bool   // -json
+	format         string // -format of generate, check and validate: text, json or github
+	hasFormat      bool   // the command has -format
+	unworkable     bool   // the configuration cannot work whatever the inputs (gen.Generate's error)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdout: stdout, stderr: stderr}
+	c.startDir, _ = os.Getwd()
 	cmd := "generate"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]

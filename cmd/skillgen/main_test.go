@@ -65,28 +65,12 @@ func lines(s string) []string {
 // temporary directory so that "~" never reaches the real one.
 func skillgen(t *testing.T, dir string, extraEnv []string, args ...string) result {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = dir
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOPACKAGE", "GOFILE", "GOLINE", "HOME", runAsSkillgen:
-			continue
-		}
-		env = append(env, kv)
-	}
-	cmd.Env = append(env, runAsSkillgen+"=1", "HOME="+t.TempDir())
-	cmd.Env = append(cmd.Env, extraEnv...)
+	cmd := skillgenCmd(ctx, t, dir, extraEnv, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	r := result{stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError
 	switch {
@@ -104,6 +88,29 @@ func skillgen(t *testing.T, dir string, extraEnv []string, args ...string) resul
 		t.Fatalf("skillgen %q timed out:\n%s", args, r)
 	}
 	return r
+}
+
+// skillgenCmd is the command skillgen runs, not started.
+func skillgenCmd(ctx context.Context, t *testing.T, dir string, extraEnv []string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = dir
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOPACKAGE", "GOFILE", "GOLINE", "HOME", "SKILLGEN_WATCH", runAsSkillgen:
+			continue
+		}
+		env = append(env, kv)
+	}
+	cmd.Env = append(env, runAsSkillgen+"=1", "HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, extraEnv...)
+	return cmd
 }
 
 // wantCode fails the test unless r exited with code.
@@ -319,7 +326,7 @@ var synopses = []string{
 	"skillgen check      [flags]",
 	"skillgen list       [flags]",
 	"skillgen prompt     [flags] [-format resident|xml|tool]",
-	"skillgen validate   [-json] PATH...",
+	"skillgen validate   [-json|-format f] PATH...",
 	"skillgen version",
 }
 
@@ -352,7 +359,7 @@ func TestHelp(t *testing.T) {
 					t.Errorf("usage lacks %q:\n%s", s, r.stdout)
 				}
 			}
-			for _, flag := range []string{"-C dir", "-manifest file", "-workspace dir", "-out dir", "-pkg name", "-strict", "-hidden", "-json", "-catalog-budget n"} {
+			for _, flag := range []string{"-C dir", "-manifest file", "-workspace dir", "-out dir", "-pkg name", "-strict", "-hidden", "-json", "-format f", "-catalog-budget n", "-watch"} {
 				if !strings.Contains(r.stdout, "\n  "+flag+" ") {
 					t.Errorf("usage lacks the flag %q", flag)
 				}

@@ -84,6 +84,10 @@ func (c *cli) printDiagnostics(ds []gen.Diagnostic) {
 	enc := json.NewEncoder(out)
 	for _, i := range order {
 		d, file := ds[i], files[i]
+		if c.format == "github" {
+			c.githubCommand(d.Severity, d.File, d.Line, d.Col, d.Code, d.Message)
+			continue
+		}
 		if c.json {
 			enc.Encode(jsonDiagnostic{d.Severity.String(), d.Code, file, d.Line, d.Col, d.Skill, d.Message})
 			continue
@@ -109,4 +113,54 @@ func (c *cli) rel(p string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(abs)
+}
+
+// githubCommand prints one GitHub Actions workflow command on stdout:
+// ::error, ::warning or ::notice (for info), with file, line, col and title
+// as far as they are known, escaped as GitHub's runner unescapes them.
+// The file is relative to the directory skillgen was started in, even
+// under -C: GitHub resolves it against the repository's root, where a
+// workflow's steps start.
+func (c *cli) githubCommand(sev gen.Severity, file string, line, col int, title, message string) {
+	cmd := "notice"
+	switch sev {
+	case gen.Error:
+		cmd = "error"
+	case gen.Warning:
+		cmd = "warning"
+	}
+	var props []string
+	if file != "" {
+		props = append(props, "file="+githubProperty(c.startRel(file)))
+	}
+	if line > 0 {
+		props = append(props, fmt.Sprintf("line=%d", line))
+	}
+	if col > 0 {
+		props = append(props, fmt.Sprintf("col=%d", col))
+	}
+	if title != "" {
+		props = append(props, "title="+githubProperty(title))
+	}
+	sep := ""
+	if len(props) > 0 {
+		sep = " "
+	}
+	fmt.Fprintf(c.stdout, "::%s%s%s::%s\n", cmd, sep, strings.Join(props, ","), githubData(message))
+}
+
+// githubData escapes a workflow command's message: the runner turns %25,
+// %0D and %0A back into %, CR and LF.
+var githubData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+
+// githubProperty escapes a property's value, where ':' and ',' end it too.
+var githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+
+// startRel is rel against the directory skillgen was started in rather
+// than -C's.
+func (c *cli) startRel(p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.wd, p)
+	}
+	return (&cli{wd: c.startDir}).rel(p)
 }

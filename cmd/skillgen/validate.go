@@ -12,6 +12,7 @@ import (
 func (c *cli) validate(args []string) int {
 	fs := c.newFlags("validate")
 	fs.BoolVar(&c.json, "json", false, "")
+	c.registerFormat(fs)
 	hidden := fs.Bool("hidden", false, "")
 	// Flags may come before or after the PATHs ("validate dir -json");
 	// after "--", everything is a PATH.

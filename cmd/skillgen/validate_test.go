@@ -162,7 +162,7 @@ func TestValidatePaths(t *testing.T) {
 
 func TestValidateUsage(t *testing.T) {
 	dir := newSkills(t)
-	const synopsis = "  skillgen validate   [-json] PATH...   PATH: a skill directory, a SKILL.md, or a root of skill dirs"
+	const synopsis = "  skillgen validate   [-json|-format f] PATH...   PATH: a skill directory, a SKILL.md, or a root of skill dirs"
 	for _, tc := range []struct {
 		name  string
 		args  []string

@@ -71,13 +71,26 @@ func (c *compiler) skillSeverity() Severity {
 	return Warning
 }
 
-func (c *compiler) run() *Program {
+// runInputs is what a run reads, found from its Config: the manifest
+// layers, the workspace and the skill roots.
+type runInputs struct {
+	manifests []string // absolute, in order
+	workspace string   // absolute
+	roots     []Root   // from the manifests, duplicates dropped
+	// candidates, when no manifest was given or found, are the paths the
+	// walk up looked at.
+	candidates []string
+}
+
+// resolve finds the manifest layers, the workspace and the skill roots,
+// reading only the manifests; ok is false when there is no manifest.
+func (c *compiler) resolve() (in runInputs, ok bool) {
 	dir := c.cfg.Dir
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			c.errorf(CodeReadFailed, "", "cannot find the working directory: %v", err)
-			return nil
+			return in, false
 		}
 		dir = wd
 	}
@@ -97,7 +110,8 @@ func (c *compiler) run() *Program {
 		m, ok := FindManifest(dir)
 		if !ok {
 			c.errorf(CodeManifestMissing, dir, "no %s found here or in any parent directory; give -manifest", filepath.Join(ManifestDir, ManifestName))
-			return nil
+			in.candidates = manifestCandidates(dir)
+			return in, false
 		}
 		manifests = []string{m}
 	}
@@ -131,6 +145,15 @@ func (c *compiler) run() *Program {
 		}
 		c.diags = append(c.diags, ds.list...)
 	}
+	return runInputs{manifests: manifests, workspace: workspace, roots: roots}, true
+}
+
+func (c *compiler) run() *Program {
+	in, ok := c.resolve()
+	if !ok {
+		return nil
+	}
+	workspace, roots := in.workspace, in.roots
 
 	workflows, wds := loadWorkflows(workspace)
 	c.diags = append(c.diags, wds...)
@@ -328,6 +351,45 @@ func FindManifest(dir string) (string, bool) {
 		return "", false
 	}
 	return filepath.Join(root, ManifestDir, ManifestName), true
+}
+
+// manifestCandidates are the paths FindManifest looks at, nearest first.
+func manifestCandidates(dir string) []string {
+	var paths []string
+	for {
+		paths = append(paths, filepath.Join(dir, ManifestDir, ManifestName))
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return paths
+		}
+		dir = parent
+	}
+}
+
+// Inputs are the paths a compilation reads, as Compile resolves them from
+// its Config: what skillgen generate -watch watches. Any of them may not
+// exist.
+type Inputs struct {
+	// Manifests are the manifest layers, absolute, in order; when none was
+	// given and none was found, every path the walk up looked at.
+	Manifests   []string
+	WorkflowDir string   // the in-house Workflows' directory; "" when there is no manifest
+	Roots       []string // the skill roots, absolute and clean, in effective order
+}
+
+// ResolveInputs returns the inputs a Compile of cfg reads, reading only
+// the manifests. A broken manifest contributes no roots; Compile reports it.
+func ResolveInputs(cfg Config) Inputs {
+	c := &compiler{cfg: cfg}
+	r, ok := c.resolve()
+	if !ok {
+		return Inputs{Manifests: r.candidates}
+	}
+	in := Inputs{Manifests: r.manifests, WorkflowDir: filepath.Join(r.workspace, WorkflowDir)}
+	for _, root := range r.roots {
+		in.Roots = append(in.Roots, root.Dir)
+	}
+	return in
 }
 
 // findUp returns the first of dir and its parents that holds rel (a
