@@ -196,10 +196,8 @@ func (r *Result) write() (WriteReport, error) {
 		}
 		return WriteReport{}, err
 	}
-	if len(p.out.blobs) > 0 {
-		if err := ensureDir(fsys, dataDir); err != nil {
-			return undo(err)
-		}
+	if err := ensureDir(fsys, dataDir); err != nil { // there is always the table
+		return undo(err)
 	}
 
 	// 1. Blobs that are missing or damaged.
@@ -233,11 +231,6 @@ func (r *Result) write() (WriteReport, error) {
 			return rep, fmt.Errorf("removing stale file: %w", err)
 		}
 		rep.Removed = append(rep.Removed, DataDir+"/"+name)
-	}
-	if len(p.out.blobs) == 0 && p.data != nil {
-		if err := fsys.RemoveAll(dataDir); err != nil {
-			return rep, fmt.Errorf("removing stale directory: %w", err)
-		}
 	}
 	for _, name := range p.goTemps {
 		if err := fsys.RemoveAll(filepath.Join(r.Out, name)); err != nil {
