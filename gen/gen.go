@@ -21,6 +21,7 @@ import (
 	"github.com/skillgen/skillgen/internal/compile"
 	"github.com/skillgen/skillgen/internal/hashcache"
 	"github.com/skillgen/skillgen/runtime"
+	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
 
 // Diagnostics and the resolution record, as compile produces them.
@@ -178,9 +179,9 @@ func Generate(cfg Config) (*Result, error) {
 		return r, nil
 	}
 	low := lower(prog, cfg.CatalogBudget)
-	if n := low.tableSizeBound(); n > maxTable {
+	if n := low.spec.SizeBound(); n > skillgenimpl.MaxTable {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Severity: Error, Code: CodeSizeLimit, Message: fmt.Sprintf(
-			"the table of workflows would be up to %d bytes, over the %d the format holds: too many or too long in-house workflows or descriptions", n, int64(maxTable))})
+			"the table of workflows would be up to %d bytes, over the %d the format holds: too many or too long in-house workflows or descriptions", n, int64(skillgenimpl.MaxTable))})
 		return r, nil
 	}
 	r.low = low

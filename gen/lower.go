@@ -3,7 +3,6 @@ package gen
 import (
 	"encoding/hex"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -32,12 +31,21 @@ type lowered struct {
 // budget characters (0: no budget).
 func lower(p *compile.Program, budget int) *lowered {
 	l := &lowered{spec: &skillgenimpl.Spec{Notifications: slices.Clone(p.Notifications)}}
-	byHash := map[[32]byte]bool{}
+	// One blob per distinct content. Its source is a file whose bytes are
+	// in memory when there is one (a skill file, whose copies elsewhere —
+	// a README.md with the same bytes, say — must not leave the preview
+	// without them), else the first file found.
+	byHash := map[[32]byte]*blob{}
 	for _, w := range p.Workflows {
 		for i := range w.Files {
-			if f := &w.Files[i]; !byHash[f.SHA256] {
-				byHash[f.SHA256] = true
-				l.blobs = append(l.blobs, &blob{name: hex.EncodeToString(f.SHA256[:]), file: f})
+			f := &w.Files[i]
+			switch b := byHash[f.SHA256]; {
+			case b == nil:
+				b = &blob{name: hex.EncodeToString(f.SHA256[:]), file: f}
+				byHash[f.SHA256] = b
+				l.blobs = append(l.blobs, b)
+			case b.file.Data == nil && f.Data != nil:
+				b.file = f
 			}
 		}
 	}
@@ -74,38 +82,6 @@ func lower(p *compile.Program, budget int) *lowered {
 		})
 	}
 	return l
-}
-
-// maxTable is the largest encoded table: offsets and lengths in it are
-// 32-bit.
-const maxTable = math.MaxUint32
-
-// tableSizeBound is an upper bound of the encoded table's size: every
-// string as if none were shared, and every record.
-func (l *lowered) tableSizeBound() int64 {
-	var n int64 = 1 << 10 // the header
-	for _, w := range l.spec.Workflows {
-		n += int64(4*25 + len(w.Slug) + len(w.Description) + len(w.Body) + len(w.Source.Path) + len(w.License) +
-			len(w.Compatibility) + len(w.AllowedTools) + len(w.Catalog) + len(w.CatalogXML))
-		for _, r := range w.Requires {
-			n += int64(8 + len(r))
-		}
-		for _, m := range w.Metadata {
-			n += int64(16 + len(m.Key) + len(m.Value))
-		}
-		for _, f := range w.Files {
-			n += int64(20 + len(w.Slug) + 1 + len(f.Path))
-		}
-	}
-	for _, nt := range l.spec.Notifications {
-		n += int64(16 + len(nt.Code) + len(nt.Message))
-	}
-	n += int64(len(l.spec.Blobs)) * (16 + 64)
-	// Resident and the tool's description and schema: the catalog lines twice, and every slug.
-	for _, w := range l.spec.Workflows {
-		n += int64(2*(len(w.Slug)+len(w.Catalog)+8) + len(w.Slug) + 3)
-	}
-	return n
 }
 
 // preview returns the Registry the generated package will serve, with the

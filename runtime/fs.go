@@ -44,7 +44,7 @@ func (r *Registry) entry(i int) entry {
 // blobData returns the bytes of blob i; ok is false when the table does
 // not carry them (a preview of a build, which holds names and sizes only).
 func (r *Registry) blobData(i int) (data string, ok bool) {
-	if r.t.Blobs == nil || r.t.Blobs[i] == nil {
+	if r.t.Blobs[i] == nil {
 		return "", false
 	}
 	return *r.t.Blobs[i], true

@@ -153,7 +153,7 @@ func newRegistry(t *table) *Registry {
 	}
 	if len(t.Slots) != d.Header(abi.HWorkflowCount) || len(t.Files) != d.Header(abi.HEntryCount) ||
 		len(t.Meta) != d.Header(abi.HMetaCount) || len(t.Requires) != d.Header(abi.HRequireCount) ||
-		(t.Blobs != nil && len(t.Blobs) != d.Header(abi.HBlobCount)) {
+		len(t.Blobs) != d.Header(abi.HBlobCount) {
 		panic("skillgen/runtime: the generated table's storage does not match its contents; run go generate")
 	}
 	return &Registry{t: t, d: d}

@@ -43,7 +43,8 @@ func (c *cli) check(args []string) int {
 		fmt.Fprintf(c.stderr, "%s: %s\n", c.rel(filepath.Join(res.Out, ch.Path)), ch.Kind)
 	}
 	if rep.Stale() {
-		fmt.Fprintf(c.stderr, "skillgen: %s is stale: %d file(s) differ, are missing or are extra; run go generate\n", c.rel(res.Out), len(rep.Changes))
+		fmt.Fprintf(c.stderr, "skillgen: %s; %s is stale: %d file(s) differ, are missing or are extra; run go generate\n",
+			summary(res.Summary), c.rel(res.Out), len(rep.Changes))
 		return exitFail
 	}
 	fmt.Fprintf(c.stderr, "skillgen: %s; %s is up to date\n", summary(res.Summary), c.rel(res.Out))

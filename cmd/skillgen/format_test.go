@@ -121,7 +121,10 @@ func TestCheckGitHub(t *testing.T) {
 	if !strings.Contains(gh.stdout, "::warning file=my-agent/shared/alpha/SKILL.md,title=shadowed::") {
 		t.Errorf("no shadowed warning among the commands:\n%s", gh)
 	}
-	wantLines(t, "stderr", gh.stderrLines(), []string{"skillgen: out is stale: " + strconv.Itoa(changes) + " file(s) differ, are missing or are extra; run go generate"})
+	stale := "; out is stale: " + strconv.Itoa(changes) + " file(s) differ, are missing or are extra; run go generate"
+	if lines := gh.stderrLines(); len(lines) != 1 || !strings.HasPrefix(lines[0], "skillgen: ") || !strings.Contains(lines[0], ", catalog ") || !strings.HasSuffix(lines[0], stale) {
+		t.Errorf("stderr:\n%s\nwant one line: the summary, then %q", gh.stderr, stale)
+	}
 }
 
 // TestFormatUsage: -format's values, and -json with another -format.

@@ -579,7 +579,7 @@ func TestCheck(t *testing.T) {
 		"gen/skills/skills_data/notes.txt: extra",
 		"gen/skills/skills_data/sub: extra",
 		"gen/skills/skills_gen.go: differs",
-		"skillgen: gen/skills is stale: 5 file(s) differ, are missing or are extra; run go generate",
+		"skillgen: "+workspaceSummary(t)+"; gen/skills is stale: 5 file(s) differ, are missing or are extra; run go generate",
 	))
 	sameSnapshot(t, "a failing check", before, snapshot(t, ws))
 
@@ -589,7 +589,7 @@ func TestCheck(t *testing.T) {
 	if n := len(jsonLines(t, r.stdout)); n != len(workspaceDiags) {
 		t.Errorf("%d JSON lines, want %d", n, len(workspaceDiags))
 	}
-	if got := r.stderrLines(); len(got) != 6 || !strings.HasPrefix(got[5], "skillgen: gen/skills is stale: ") {
+	if got := r.stderrLines(); len(got) != 6 || !strings.HasPrefix(got[5], "skillgen: "+workspaceSummary(t)+"; gen/skills is stale: ") {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 
@@ -649,7 +649,8 @@ func TestCheck(t *testing.T) {
 		"gen/skills/skills_data/" + missing[0] + ": missing",
 		"gen/skills/skills_data/" + missing[1] + ": missing",
 		"gen/skills/skills_gen.go: differs",
-		"skillgen: gen/skills is stale: 3 file(s) differ, are missing or are extra; run go generate",
+		"skillgen: " + strings.Replace(workspaceSummary(t), fmt.Sprintf(" %d bytes,", embeddedBytes(t)), fmt.Sprintf(" %d bytes,", embeddedBytes(t)+len("More.\n")), 1) +
+			"; gen/skills is stale: 3 file(s) differ, are missing or are extra; run go generate",
 	})
 }
 

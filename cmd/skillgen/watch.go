@@ -35,6 +35,9 @@ func (c *cli) watch(cfg gen.Config) int {
 	go func() {
 		<-sig
 		close(stop)
+		// A second signal is not caught: it ends the process at once, for
+		// a run stuck on a file system that does not answer.
+		signal.Stop(sig)
 	}()
 	stopped := func() bool {
 		select {

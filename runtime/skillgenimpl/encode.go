@@ -10,6 +10,43 @@ import (
 	"github.com/skillgen/skillgen/runtime/internal/abi"
 )
 
+// MaxTable is the largest encoded table: its offsets and lengths are 32-bit.
+const MaxTable = math.MaxUint32
+
+// SizeBound is an upper bound of the size of s's encoded table, cheap to
+// compute: every string as if none were shared, and every record, by the
+// format's own record sizes. A spec whose bound is over MaxTable may not
+// encode.
+func (s *Spec) SizeBound() int64 {
+	n := int64(len(abi.Magic) + 4*abi.HeaderWords)
+	str := func(v string) int64 { return int64(len(v)) }
+	for i := range s.Workflows {
+		w := &s.Workflows[i]
+		n += 4*abi.WorkflowWords + str(w.Slug) + str(w.Description) + str(w.Body) + str(w.Source.Path) + str(w.License) +
+			str(w.Compatibility) + str(w.AllowedTools) + str(w.Catalog) + str(w.CatalogXML)
+		for _, r := range w.Requires {
+			n += 4*abi.RequireWords + str(r)
+		}
+		for _, m := range w.Metadata {
+			n += 4*abi.MetaWords + str(m.Key) + str(m.Value)
+		}
+		for _, f := range w.Files {
+			n += 4*abi.EntryWords + str(w.Slug) + 1 + str(f.Path)
+		}
+		// Resident and the tool's description hold the catalog lines
+		// (each at most "- " + slug + ": " + description + a newline, or
+		// the unlisted line); the schema holds every slug, quoted.
+		n += 2*(str(w.Slug)+str(w.Catalog)+8) + str(w.Slug) + 3
+	}
+	for _, nt := range s.Notifications {
+		n += 4*abi.NoteWords + str(nt.Code) + str(nt.Message)
+	}
+	for _, b := range s.Blobs {
+		n += 4*abi.BlobWords + str(b.Name)
+	}
+	return n + int64(len(abi.ResidentHeading)+len(abi.ToolInstruction)) + 2*int64(len(abi.UnlistedLine(len(s.Workflows)))) + 256
+}
+
 // Encode returns the table blob of s: what a generated Table's Data holds.
 // The same Spec always gives the same bytes.
 func Encode(s *Spec) ([]byte, error) {
@@ -95,6 +132,9 @@ func Encode(s *Spec) ([]byte, error) {
 			uint32(entryStart[i]), uint32(len(wf.Files)))
 		str(wf.Catalog)
 		str(wf.CatalogXML)
+		if len(rec) != abi.WorkflowWords {
+			panic(fmt.Sprintf("skillgenimpl: a workflow record of %d words, the format's is %d", len(rec), abi.WorkflowWords))
+		}
 		w.Add(abi.Workflows, rec...)
 	}
 
@@ -113,7 +153,7 @@ func Encode(s *Spec) ([]byte, error) {
 	w.SetHeader(abi.HUnlisted, uint32(unlisted))
 	w.SetHeader(abi.HUnlistedSkills, uint32(unlistedSkills))
 	data := w.Bytes()
-	if len(data) > math.MaxUint32 {
+	if len(data) > MaxTable {
 		return nil, fmt.Errorf("skillgenimpl: the table is %d bytes, over 4 GiB", len(data))
 	}
 	return data, nil

@@ -170,7 +170,7 @@ func (s *Spec) Check() error {
 				return fmt.Errorf("%s: body offset %d out of range", w.Slug, w.BodyStart)
 			}
 		} else if len(w.Files) > 0 {
-			return fmt.Errorf("%s: an in-house workflow has no files", w.Slug)
+			return fmt.Errorf("%s: an in-house workflow must have no files (it has %d)", w.Slug, len(w.Files))
 		}
 	}
 	return nil

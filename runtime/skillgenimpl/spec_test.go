@@ -51,7 +51,7 @@ func TestSpecCheck(t *testing.T) {
 		{"size differs", func(s *skillgenimpl.Spec) { s.Workflows[0].Files[1].Size = 4 }, "its blob"},
 		{"no skill file", func(s *skillgenimpl.Spec) { s.Workflows[0].Source.Path = "skills/a/skill.md" }, "not among its files"},
 		{"body offset", func(s *skillgenimpl.Spec) { s.Workflows[0].BodyStart = 11 }, "out of range"},
-		{"in-house with files", func(s *skillgenimpl.Spec) { s.Workflows[1].Files = []runtime.File{{Path: "x", SHA256: blobB, Size: 3}} }, "no files"},
+		{"in-house with files", func(s *skillgenimpl.Spec) { s.Workflows[1].Files = []runtime.File{{Path: "x", SHA256: blobB, Size: 3}} }, "must have no files"},
 	}
 	for _, tt := range tests {
 		s := validSpec()
@@ -97,7 +97,8 @@ func TestNewRefuses(t *testing.T) {
 		"old magic":     {Data: &bad, Slots: make([]skillgenimpl.Slot, 2), Files: make([]runtime.File, 2)},
 		"truncated":     {Data: &short},
 		"missing slots": {Data: &good, Slots: make([]skillgenimpl.Slot, 1), Files: make([]runtime.File, 2)},
-		"missing files": {Data: &good, Slots: make([]skillgenimpl.Slot, 2)},
+		"missing files": {Data: &good, Slots: make([]skillgenimpl.Slot, 2), Blobs: make([]*string, 2)},
+		"missing blobs": {Data: &good, Slots: make([]skillgenimpl.Slot, 2), Files: make([]runtime.File, 2)},
 	} {
 		func() {
 			defer func() {
@@ -108,7 +109,7 @@ func TestNewRefuses(t *testing.T) {
 			skillgenimpl.New(tab)
 		}()
 	}
-	r := skillgenimpl.New(&skillgenimpl.Table{Data: &good, Slots: make([]skillgenimpl.Slot, 2), Files: make([]runtime.File, 2)})
+	r := skillgenimpl.New(&skillgenimpl.Table{Data: &good, Blobs: make([]*string, 2), Slots: make([]skillgenimpl.Slot, 2), Files: make([]runtime.File, 2)})
 	if w, ok := r.Lookup("b"); !ok || w.Body != "Body.\n" {
 		t.Errorf("Lookup(b) = %v, %v", w, ok)
 	}

@@ -19,7 +19,7 @@ import "sync"
 // start-up: the generated package's init does a constant amount of work
 // whatever the number of skills.
 type Table[W, F, M any] struct {
-	Data  *string   // the encoded table (see Format)
+	Data  *string   // the encoded table (see format.go)
 	Blobs []*string // every embedded blob, in the order of the table's blob records
 
 	Slots    []Slot[W] // one per workflow
