@@ -126,30 +126,3 @@ func TestCheckGitHub(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant one line: the summary, then %q", gh.stderr, stale)
 	}
 }
-
-// TestFormatUsage: -format's values, and -json with another -format.
-func TestFormatUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"generate", "-format", "xml"}, `skillgen: -format must be text, json or github, not "xml"`},
-		{[]string{"check", "-format", ""}, `skillgen: -format must be text, json or github, not ""`},
-		{[]string{"validate", "-format", "yaml", "."}, `skillgen: -format must be text, json or github, not "yaml"`},
-		{[]string{"validate", "-json", "-format", "github", "."}, "skillgen: -json and -format github contradict each other"},
-		{[]string{"generate", "-format", "text", "-json"}, "skillgen: -json and -format text contradict each other"},
-		{[]string{"list", "-format", "github"}, "skillgen: flag provided but not defined: -format"},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			dir := tempDir(t)
-			writeTree(t, dir, workspace)
-			before := snapshot(t, dir)
-			r := skillgen(t, dir, nil, tc.args...)
-			wantCode(t, r, 2)
-			if got := r.stderrLines(); len(got) == 0 || got[0] != tc.msg {
-				t.Errorf("first line of stderr is not %q:\n%s", tc.msg, r)
-			}
-			sameSnapshot(t, "a usage error", before, snapshot(t, dir))
-		})
-	}
-}

@@ -393,6 +393,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-pkg", "func"}, `skillgen: invalid package name "func"`},
 		{[]string{"list", "-pkg", "_"}, `skillgen: invalid package name "_"`},
 		{[]string{"prompt", "-format", "html"}, `skillgen: -format must be resident, xml or tool, not "html"`},
+		{[]string{"generate", "-format", "xml"}, `skillgen: -format must be text, json or github, not "xml"`},
+		{[]string{"check", "-format", ""}, `skillgen: -format must be text, json or github, not ""`},
+		{[]string{"validate", "-format", "yaml", "."}, `skillgen: -format must be text, json or github, not "yaml"`},
+		{[]string{"validate", "-json", "-format", "github", "."}, "skillgen: -json and -format github contradict each other"},
+		{[]string{"generate", "-format", "text", "-json"}, "skillgen: -json and -format text contradict each other"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			// A workspace that would generate fine: a usage error must stop first.
