@@ -32,11 +32,12 @@ var (
 	sinkS   string
 	sinkB   bool
 	sinkErr error
+	sinkT   runtime.Tool
 )
 
 var big, bigSlugs = bigTable(1000)
 
-// TestZeroAllocs fails if Lookup, Invoke or Resident ever allocate
+// TestZeroAllocs fails if Lookup, Invoke, Resident or ActivationTool ever allocate
 // (a promise of the runtime API; README.md, "The runtime package"). Every result is stored in a package-level sink, so that an
 // allocation could not be hidden by the compiler dropping an unused result.
 func TestZeroAllocs(t *testing.T) {
@@ -57,6 +58,8 @@ func TestZeroAllocs(t *testing.T) {
 		{"Invoke 1000", func() { sinkW, sinkS, sinkErr = big.Invoke("/skill-0500 some args") }},
 		{"Resident", func() { sinkS = Registry.Resident() }},
 		{"Resident 1000", func() { sinkS = big.Resident() }},
+		{"ActivationTool", func() { sinkT, sinkB = Registry.ActivationTool() }},
+		{"ActivationTool 1000", func() { sinkT, sinkB = big.ActivationTool() }},
 	}
 	for _, tt := range tests {
 		if n := testing.AllocsPerRun(100, tt.f); n != 0 {
