@@ -14,9 +14,11 @@ import (
 // warns (catalog-large) when no budget is given: what Codex budgets for it.
 const CatalogWarnSize = 8000
 
-// XMLBudgetRoot is the longest SkillsXML root a catalog budget accounts
-// for, in characters: SkillsXML(root) fits the budget for any root up to
-// this long (after HTML escaping).
+// XMLBudgetRoot is the length of the SkillsXML root a catalog budget is
+// fitted for, in characters after HTML escaping: for any root up to this
+// long SkillsXML(root) lists what the build chose; a longer one makes it
+// leave more skills out, from the end, so that it keeps to the budget
+// whatever the root.
 const XMLBudgetRoot = 64
 
 // minCut is the fewest characters a description is cut to: below that a
@@ -94,6 +96,7 @@ func fitCatalog(spec *skillgenimpl.Spec, budget int) Catalog {
 		c.XMLCut, c.XMLUnlisted = fit(ws, xmlIdx, setXML, xml, budget)
 	}
 	c.Size = max(lines(), xml())
+	spec.CatalogBudget = budget // after the fit: with it, SkillsXML keeps to the budget by itself
 	return c
 }
 

@@ -3,6 +3,8 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -187,6 +189,95 @@ func TestFitCatalog(t *testing.T) {
 		})
 	}
 }
+
+// TestSkillsXMLAnyRoot: SkillsXML keeps to the budget for every root, not
+// only the one of XMLBudgetRoot characters the fit assumed. A root whose
+// HTML escaping makes it longer (each of & < > " ' takes 4 to 6
+// characters), or a root that is simply longer, leaves more skills out,
+// from the end, and the last line counts them; a root the fit accounted
+// for lists exactly what the build chose.
+func TestSkillsXMLAnyRoot(t *testing.T) {
+	roots := map[string]string{
+		"64 x":              strings.Repeat("x", XMLBudgetRoot),
+		"64 &":              strings.Repeat("&", XMLBudgetRoot),
+		"64 '":              strings.Repeat("'", XMLBudgetRoot),
+		`64 "`:              strings.Repeat(`"`, XMLBudgetRoot),
+		"64 <":              strings.Repeat("<", XMLBudgetRoot),
+		"a path with R&D":   "/srv/R&D/" + strings.Repeat("s", XMLBudgetRoot-9),
+		"O'Brien's home":    "/Users/O'Brien/skills",
+		"300 bytes":         "/" + strings.Repeat("long/", 60),
+		"64 bytes of emoji": strings.Repeat("\U0001F600", XMLBudgetRoot/4),
+		"empty":             "",
+	}
+	untrimmed := fitCatalog(specOf(200), 0)
+	for budget := 7900; budget <= 8100; budget += 7 {
+		spec := specOf(200)
+		c := fitCatalog(spec, budget)
+		r, err := skillgenimpl.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, root := range roots {
+			xml := r.SkillsXML(root)
+			if n := runes(xml); n > budget {
+				t.Errorf("budget %d, root %s: SkillsXML is %d characters", budget, name, n)
+			}
+			if xml != spec.SkillsXML(root) {
+				t.Errorf("budget %d, root %s: the preview's SkillsXML differs from the registry's", budget, name)
+			}
+			listed := strings.Count(xml, "<skill>")
+			unlisted := c.XMLEntries - listed
+			if unlisted > 0 && !strings.HasSuffix(xml, fmt.Sprintf("\n<!-- %d more skills are not listed here; they can still be used by name. -->\n</available_skills>", unlisted)) {
+				t.Errorf("budget %d, root %s: %d skills listed of %d, and no last line counting %d:\n%s", budget, name, listed, c.XMLEntries, unlisted, xml)
+			}
+			fits := runes(abiEscape(root)) <= XMLBudgetRoot
+			if fits && unlisted != c.XMLUnlisted {
+				t.Errorf("budget %d, root %s (fits the fit's assumption): %d left out, the build chose %d", budget, name, unlisted, c.XMLUnlisted)
+			}
+			if !fits && unlisted < c.XMLUnlisted {
+				t.Errorf("budget %d, root %s: %d left out, fewer than the build's %d", budget, name, unlisted, c.XMLUnlisted)
+			}
+			// The listed skills are the first ones, in slug order, and as
+			// many as fit: one more would not.
+			var skills []skillgenimpl.Workflow
+			var names []string
+			for _, w := range spec.Workflows {
+				if w.Source.Kind == runtime.KindSkill {
+					skills = append(skills, w)
+				}
+			}
+			for _, w := range skills[:listed] {
+				names = append(names, "\n<name>\n"+w.Slug+"\n</name>")
+			}
+			if got := regexp.MustCompile(`\n<name>\n[^\n]*\n</name>`).FindAllString(xml, -1); !slices.Equal(got, names) {
+				t.Errorf("budget %d, root %s: lists %q, want the first %d skills", budget, name, got, listed)
+			}
+			if !fits && listed < c.XMLEntries-c.XMLUnlisted {
+				next := skills[listed]
+				block := "\n<skill>\n<name>\n" + next.Slug + "\n</name>\n<description>\n" + abiEscape(next.CatalogXML) + "\n</description>\n<location>\n" +
+					abiEscape(filepath.Join(root, next.Slug, "SKILL.md")) + "\n</location>\n</skill>"
+				comment := func(n int) int {
+					if n == 0 {
+						return 0
+					}
+					return runes(fmt.Sprintf("\n<!-- %d more skills are not listed here; they can still be used by name. -->", n))
+				}
+				if n := runes(xml) + runes(block) - comment(unlisted) + comment(unlisted-1); n <= budget {
+					t.Errorf("budget %d, root %s: %d skills listed, but %d fit (%d characters)", budget, name, listed, listed+1, n)
+				}
+			}
+		}
+	}
+	// Without a budget nothing is left out, whatever the root.
+	spec := specOf(200)
+	fitCatalog(spec, 0)
+	if xml := spec.SkillsXML(roots["300 bytes"]); strings.Count(xml, "<skill>") != untrimmed.XMLEntries {
+		t.Errorf("no budget: SkillsXML lists %d of %d skills", strings.Count(xml, "<skill>"), untrimmed.XMLEntries)
+	}
+}
+
+// abiEscape is the HTML escaping of SkillsXML's values.
+var abiEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;").Replace
 
 // TestFitCatalogOrder checks the order of the two steps: a budget that
 // cutting alone can meet leaves every entry listed.

@@ -152,6 +152,7 @@ func Encode(s *Spec) ([]byte, error) {
 	unlisted, unlistedSkills := s.Unlisted()
 	w.SetHeader(abi.HUnlisted, uint32(unlisted))
 	w.SetHeader(abi.HUnlistedSkills, uint32(unlistedSkills))
+	w.SetHeader(abi.HCatalogBudget, uint32(max(0, min(s.CatalogBudget, math.MaxUint32))))
 	data := w.Bytes()
 	if len(data) > MaxTable {
 		return nil, fmt.Errorf("skillgenimpl: the table is %d bytes, over 4 GiB", len(data))

@@ -18,6 +18,11 @@ type Spec struct {
 	Workflows     []Workflow             // sorted by slug, unique
 	Blobs         []Blob                 // every distinct file content, sorted by name, unique
 	Notifications []runtime.Notification // in resolution order
+
+	// CatalogBudget is the catalog budget (characters) the Catalog and
+	// CatalogXML texts were fitted to, 0: none. SkillsXML keeps to it for a
+	// root longer than the fit assumed by leaving more skills out.
+	CatalogBudget int
 }
 
 // Workflow is one workflow of a Spec.
@@ -127,7 +132,7 @@ func (s *Spec) SkillsXML(root string) string {
 			return "", "", "", false
 		}
 		return w.Slug, w.CatalogXML, path.Base(w.Source.Path), true
-	}, unlisted)
+	}, unlisted, s.CatalogBudget)
 }
 
 // Check reports the first way in which s is not a table the runtime can

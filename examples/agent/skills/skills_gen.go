@@ -42,7 +42,7 @@ var (
 
 // The encoded table: workflows, file entries, catalog, notifications.
 //
-//go:embed skills_data/7e501341119b50fc19d4214b8b742b3e9e504bae01255547b51321344394416d
+//go:embed skills_data/1d95b938e45265a2ebdd2aedfefc0b90de5a758197d5fb400b78363b023ee61a
 var skillgenData string
 
 // Every skill file's contents, by name: the table's blob records.

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The catalog is what a model reads before it activates anything: one
@@ -81,22 +82,63 @@ const (
 // i in [0, n), gives each listed skill's name, description and skill file
 // name (ok false to leave it out); unlisted counts those the catalog
 // budget left out. <location> is filepath.Join(root, name, file).
-func SkillsXML(root string, n int, skill func(i int) (name, description, file string, ok bool), unlisted int) string {
-	var b strings.Builder
-	b.WriteString(XMLHead)
+//
+// budget is the catalog budget the build fitted the listed skills to (0:
+// none), for a root of a given length (gen.XMLBudgetRoot characters after
+// escaping). A longer root leaves more skills out, from the end, so that
+// the block keeps to the budget whatever the root.
+func SkillsXML(root string, n int, skill func(i int) (name, description, file string, ok bool), unlisted, budget int) string {
+	s := renderXML(root, n, skill, n, unlisted)
+	if budget <= 0 || utf8.RuneCountInString(s) <= budget {
+		return s
+	}
+	// The slow path, for long roots only: the size of each listed <skill>,
+	// then the most of them, from the start, that fit with the last line.
+	var sizes []int
 	for i := range n {
 		if name, desc, file, ok := skill(i); ok {
+			var b strings.Builder
 			xmlSkill(&b, name, desc, filepath.Join(root, name, file))
+			sizes = append(sizes, utf8.RuneCountInString(b.String()))
 		}
 	}
-	if unlisted > 0 {
-		b.WriteString("\n<!-- ")
-		b.WriteString(strconv.Itoa(unlisted))
-		b.WriteString(" more skills are not listed here; they can still be used by name. -->")
+	total := utf8.RuneCountInString(XMLHead + XMLTail)
+	for _, size := range sizes {
+		total += size
 	}
+	keep := len(sizes)
+	for keep > 0 && total+unlistedXMLSize(unlisted+len(sizes)-keep) > budget {
+		keep--
+		total -= sizes[keep]
+	}
+	return renderXML(root, n, skill, keep, unlisted+len(sizes)-keep)
+}
+
+// renderXML renders SkillsXML with the first keep listed skills.
+func renderXML(root string, n int, skill func(i int) (name, description, file string, ok bool), keep, unlisted int) string {
+	var b strings.Builder
+	b.WriteString(XMLHead)
+	for i := 0; i < n && keep > 0; i++ {
+		if name, desc, file, ok := skill(i); ok {
+			xmlSkill(&b, name, desc, filepath.Join(root, name, file))
+			keep--
+		}
+	}
+	b.WriteString(unlistedXML(unlisted))
 	b.WriteString(XMLTail)
 	return b.String()
 }
+
+// unlistedXML is SkillsXML's last line when n skills are not listed.
+func unlistedXML(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "\n<!-- " + strconv.Itoa(n) + " more skills are not listed here; they can still be used by name. -->"
+}
+
+// unlistedXMLSize is the length of unlistedXML(n), in characters.
+func unlistedXMLSize(n int) int { return len(unlistedXML(n)) }
 
 // xmlSkill appends one <skill> of SkillsXML, values HTML-escaped.
 func xmlSkill(b *strings.Builder, name, description, location string) {

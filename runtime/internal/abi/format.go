@@ -14,7 +14,7 @@ package abi
 // Every count, offset and length fits in 32 bits: the table holds names,
 // descriptions and in-house bodies, never the contents of skill files
 // (those are the blobs), and skillgen caps the inputs far below 4 GiB.
-const Magic = "skgtbl02"
+const Magic = "skgtbl03"
 
 // Header words.
 const (
@@ -33,9 +33,10 @@ const (
 	HResident                        // string (2 words): the value of Registry.Resident
 	HToolDescription = HResident + 2 // string: the activation tool's description, "" when there is no tool
 	HToolSchema      = HToolDescription + 2
-	HUnlisted        = HToolSchema + 2 // model-invocable workflows left out of the catalog by its budget
-	HUnlistedSkills  = HUnlisted + 1   // skills left out of SkillsXML
-	HHeapOff         = HUnlistedSkills + 1
+	HUnlisted        = HToolSchema + 2     // model-invocable workflows left out of the catalog by its budget
+	HUnlistedSkills  = HUnlisted + 1       // skills left out of SkillsXML
+	HCatalogBudget   = HUnlistedSkills + 1 // the catalog budget, 0: none (SkillsXML keeps to it for any root)
+	HHeapOff         = HCatalogBudget + 1
 	HeaderWords      = HHeapOff + 1
 )
 
