@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
 )
 
 // inotify watches every directory of the set (inotify is not recursive),
-// plus, for each path of the set, the directory holding it, for its name
-// alone. It reads no event's details beyond the watch and the name: any
+// plus, for each path of the set, every directory above it, for the one
+// name that leads to the path (anchors). It reads no event's details beyond the watch and the name: any
 // event that concerns the set is a change, and the next watch call walks
 // the trees again, adding watches for directories that appeared.
 type inotify struct {
@@ -65,11 +66,12 @@ func (in *inotify) watch(s Set) error {
 			ns[name] = true
 		}
 	}
-	for _, f := range s.Files {
-		add(anchor(f))
+	for _, p := range slices.Concat(s.Files, s.Trees) {
+		for _, a := range anchors(p) {
+			add(a.dir, a.name)
+		}
 	}
 	for _, t := range s.Trees {
-		add(anchor(t))
 		walkTree(t, func(path string, info os.FileInfo, _ []string) {
 			if info.IsDir() {
 				add(path, "")

@@ -122,18 +122,24 @@ func (w *Watcher) Close() {
 
 var errUnsupported = errors.New("no native file notifications on this platform")
 
-// anchor is the directory to watch for path, and the name in it that
-// matters: the parent of path and its base name when the parent exists;
-// else the nearest existing ancestor and the next name down, whose
-// appearance starts the path's.
-func anchor(path string) (dir, name string) {
+// anchor is a directory to watch for a path, and the name in it that
+// matters.
+type anchor struct{ dir, name string }
+
+// anchors returns where path can be made to appear, disappear or point
+// elsewhere: each existing ancestor directory of path, up to the root of
+// the file system, with the name in it that leads to path. A rename or a
+// retargeted symlink anywhere above path shows there; when path does not
+// exist yet, the nearest existing ancestor is the first anchor.
+func anchors(path string) []anchor {
+	var as []anchor
 	for {
 		parent := filepath.Dir(path)
 		if parent == path { // the root of the file system
-			return path, ""
+			return as
 		}
 		if info, err := os.Stat(parent); err == nil && info.IsDir() {
-			return parent, filepath.Base(path)
+			as = append(as, anchor{parent, filepath.Base(path)})
 		}
 		path = parent
 	}

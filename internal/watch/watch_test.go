@@ -23,7 +23,9 @@ func backends(t *testing.T) map[string]bool {
 
 // tree is a workspace for the watcher: a manifest, a Workflow directory
 // that does not exist yet, a skill root with a skill, a linked skill and a
-// dot-directory, and a root that does not exist yet.
+// dot-directory, a root that does not exist yet, a root two levels down
+// (vendor/third/skills), and a root under a symlinked directory
+// (linkdir/skills, linkdir pointing to elsewhere/a).
 type tree struct {
 	t   *testing.T
 	dir string
@@ -45,7 +47,7 @@ func (tr tree) write(rel, data string) {
 func (tr tree) set() Set {
 	return Set{
 		Files: []string{tr.path(".insomnia/manifest.toml")},
-		Trees: []string{tr.path(".insomnia/memory/workflow"), tr.path("skills"), tr.path("later/skills")},
+		Trees: []string{tr.path(".insomnia/memory/workflow"), tr.path("skills"), tr.path("later/skills"), tr.path("vendor/third/skills"), tr.path("linkdir/skills")},
 	}
 }
 
@@ -64,7 +66,24 @@ func newTree(t *testing.T) tree {
 	if err := os.Symlink(tr.path("elsewhere/linked"), tr.path("skills/linked")); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
+	tr.write("vendor/third/skills/zeta/SKILL.md", "---\nname: zeta\n---\n")
+	tr.write("elsewhere/a/skills/eta/SKILL.md", "---\nname: eta\n---\n")
+	tr.write("elsewhere/b/skills/eta/SKILL.md", "---\nname: eta\ndescription: b\n---\n")
+	tr.symlink("linkdir", "elsewhere/a")
 	return tr
+}
+
+// symlink makes rel a symlink to target (relative to the tree), replacing
+// whatever rel was with one rename, as ln -sfn does.
+func (tr tree) symlink(rel, target string) {
+	tr.t.Helper()
+	tmp := tr.path(rel + ".tmp")
+	if err := os.Symlink(tr.path(target), tmp); err != nil {
+		tr.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, tr.path(rel)); err != nil {
+		tr.t.Fatal(err)
+	}
 }
 
 func TestWatcher(t *testing.T) {
@@ -110,9 +129,15 @@ func TestWatcher(t *testing.T) {
 				{"create a root that did not exist", func() { tr.write("later/skills/delta/SKILL.md", "---\nname: delta\n---\n") }, true},
 				{"edit a skill in that root", func() { tr.write("later/skills/delta/SKILL.md", "---\nname: delta\n---\nbody\n") }, true},
 				{"remove that root", func() { os.RemoveAll(tr.path("later")) }, true},
+				{"rename a directory two levels above a root", func() { os.Rename(tr.path("vendor"), tr.path("vendor.old")) }, true},
+				{"rename it back", func() { os.Rename(tr.path("vendor.old"), tr.path("vendor")) }, true},
+				{"retarget a symlink above a root", func() { tr.symlink("linkdir", "elsewhere/b") }, true},
+				{"edit a skill under the retargeted link", func() { tr.write("elsewhere/b/skills/eta/SKILL.md", "---\nname: eta\n---\nb\n") }, true},
 				{"write beside the manifest", func() { tr.write(".insomnia/notes.txt", "still not an input") }, false},
 				{"write in a dot-directory of a root", func() { tr.write("skills/.git/HEAD", "ref: refs/heads/other\n") }, false},
 				{"write outside the inputs", func() { tr.write("elsewhere/other.txt", "x") }, false},
+				{"write beside the roots' ancestors", func() { tr.write("unrelated.txt", "x") }, false},
+				{"write under the link's old target", func() { tr.write("elsewhere/a/skills/eta/SKILL.md", "---\nname: eta\n---\nold\n") }, false},
 			}
 			for _, s := range steps {
 				// As skillgen generate -watch does before each run.
@@ -150,9 +175,10 @@ func drain(w *Watcher) {
 	}
 }
 
-// TestAnchor: a path that does not exist is watched through its nearest
-// existing ancestor, for the name that leads to it.
-func TestAnchor(t *testing.T) {
+// TestAnchors: a path is watched through every existing ancestor, for the
+// name that leads to it, the nearest first; a path that does not exist
+// starts at its nearest existing ancestor.
+func TestAnchors(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
 		t.Fatal(err)
@@ -163,8 +189,19 @@ func TestAnchor(t *testing.T) {
 		{filepath.Join(dir, "a", "b", "c", "d"), filepath.Join(dir, "a"), "b"},
 		{filepath.Join(dir, "x", "y"), dir, "x"},
 	} {
-		if d, n := anchor(tc.path); d != tc.dir || n != tc.name {
-			t.Errorf("anchor(%s) = %s, %q; want %s, %q", tc.path, d, n, tc.dir, tc.name)
+		as := anchors(tc.path)
+		if len(as) == 0 || as[0] != (anchor{tc.dir, tc.name}) {
+			t.Fatalf("anchors(%s) = %v; want it to start with %s, %q", tc.path, as, tc.dir, tc.name)
+		}
+		// Then every ancestor of the first, up to the root, each with the
+		// name of the next one down.
+		for i := 1; i < len(as); i++ {
+			if as[i].dir != filepath.Dir(as[i-1].dir) || as[i].name != filepath.Base(as[i-1].dir) {
+				t.Errorf("anchors(%s)[%d] = %v after %v", tc.path, i, as[i], as[i-1])
+			}
+		}
+		if last := as[len(as)-1].dir; filepath.Dir(last) != last {
+			t.Errorf("anchors(%s) ends at %s, not at the root of the file system", tc.path, last)
 		}
 	}
 }
