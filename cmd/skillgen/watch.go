@@ -68,7 +68,7 @@ func (c *cli) watch(cfg gen.Config) int {
 		}
 		if first {
 			fmt.Fprintf(c.stderr, "skillgen: watching %s and %s (%s); Ctrl-C stops\n",
-				count(len(set.Files), "manifest file"), count(len(set.Trees), "directory tree"), w.Mode())
+				count(len(set.Files), "manifest path"), count(len(set.Trees), "directory tree"), w.Mode())
 		}
 		code := c.generateOnce(cfg, func() bool { return !stopped() })
 		c.flush()

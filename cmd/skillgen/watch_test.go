@@ -84,8 +84,10 @@ func (w *watched) next(what string, re *regexp.Regexp, deadline time.Time) []str
 // TestGenerateWatch runs generate -watch and changes every kind of input
 // under it, checking after each change that a run printed its summary and
 // that the output is what a fresh generate would write (skillgen check).
-// A run that fails leaves the last good output. SIGINT ends it with status
-// 0 and no temp file anywhere. Both watchers: inotify (the default on
+// A run that fails leaves the last good output. It runs in a subdirectory
+// of the workspace, so that a manifest made there takes over, as a fresh
+// generate would find it. SIGINT ends it with status 0 and no temp file
+// anywhere. Both watchers: inotify (the default on
 // Linux) and polling.
 func TestGenerateWatch(t *testing.T) {
 	for _, mode := range []string{"", "poll"} {
@@ -99,6 +101,10 @@ func TestGenerateWatch(t *testing.T) {
 func testWatch(t *testing.T, mode string) {
 	ws := tempDir(t)
 	writeTree(t, ws, watchWorkspace)
+	cwd := filepath.Join(ws, "agent") // the manifest is found by walking up
+	if err := os.Mkdir(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cache := filepath.Join(tempDir(t), "cache")
 	// -max-file-size makes one big file fail the whole run (size-limit).
 	args := []string{"-out", "out", "-pkg", "skills", "-max-file-size", "4096"}
@@ -106,7 +112,7 @@ func testWatch(t *testing.T, mode string) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := skillgenCmd(ctx, t, ws, env, append([]string{"generate", "-watch"}, args...)...)
+	cmd := skillgenCmd(ctx, t, cwd, env, append([]string{"generate", "-watch"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +147,7 @@ func testWatch(t *testing.T, mode string) {
 			if m[1] != strconv.Itoa(workflows) || m[2] != strconv.Itoa(skills) || m[4] != strconv.Itoa(skipped) {
 				continue
 			}
-			r := skillgen(t, ws, nil, append([]string{"check"}, args...)...)
+			r := skillgen(t, cwd, nil, append([]string{"check"}, args...)...)
 			if r.code == 0 {
 				return
 			}
@@ -168,7 +174,7 @@ func testWatch(t *testing.T, mode string) {
 	}
 	path := func(rel string) string { return filepath.Join(ws, filepath.FromSlash(rel)) }
 
-	w.next("start", regexp.MustCompile(`^skillgen: watching 1 manifest file and 2 directory trees \((inotify|polling)\); Ctrl-C stops$`), time.Now().Add(30*time.Second))
+	w.next("start", regexp.MustCompile(`^skillgen: watching 2 manifest paths and 2 directory trees \((inotify|polling)\); Ctrl-C stops$`), time.Now().Add(30*time.Second))
 	settled("first run", 3, 2, 0)
 
 	write("skills/alpha/SKILL.md", "---\nname: alpha\ndescription: Alpha, edited.\n---\nAlpha body.\n")
@@ -198,16 +204,21 @@ func testWatch(t *testing.T, mode string) {
 	settled("add a skill to the new root", 5, 4, 0)
 
 	// A file over -max-file-size fails the run: nothing is written.
-	before := snapshot(t, path("out"))
+	before := snapshot(t, path("agent/out"))
 	write("more/zeta/assets/big.bin", strings.Repeat("x", 5000))
 	w.next("break a skill", watchFailed, time.Now().Add(30*time.Second))
-	sameSnapshot(t, "a failed run", before, snapshot(t, path("out")))
-	if r := skillgen(t, ws, nil, append([]string{"check"}, args...)...); r.code != 1 || !strings.Contains(r.stderr, "[size-limit]") {
+	sameSnapshot(t, "a failed run", before, snapshot(t, path("agent/out")))
+	if r := skillgen(t, cwd, nil, append([]string{"check"}, args...)...); r.code != 1 || !strings.Contains(r.stderr, "[size-limit]") {
 		t.Errorf("check of the broken workspace: want exit 1 and a size-limit error:\n%s", r)
 	}
 
 	do(os.Remove(path("more/zeta/assets/big.bin")))
 	settled("fix it", 5, 4, 0)
+
+	// A manifest nearer the working directory takes over: its workspace
+	// has no Workflows, and its one root is the other one.
+	write("agent/.insomnia/manifest.toml", "[skills]\ndirectories = [\"../more\"]\n")
+	settled("a nearer manifest appears", 2, 2, 0)
 
 	do(cmd.Process.Signal(os.Interrupt))
 	werr := cmd.Wait()
@@ -226,7 +237,7 @@ func testWatch(t *testing.T, mode string) {
 			t.Fatalf("skillgen panicked:\n%s", strings.Join(w.log, "\n"))
 		}
 	}
-	noTempFiles(t, path("out"), path("out/skills_data"), cache)
+	noTempFiles(t, path("agent/out"), path("agent/out/skills_data"), cache)
 }
 
 // noTempFiles fails the test if any of dirs holds a temp file: the Go

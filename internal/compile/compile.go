@@ -77,8 +77,8 @@ type runInputs struct {
 	manifests []string // absolute, in order
 	workspace string   // absolute
 	roots     []Root   // from the manifests, duplicates dropped
-	// candidates, when no manifest was given or found, are the paths the
-	// walk up looked at.
+	// candidates, when no manifest was given, are the paths the walk up
+	// looked at: up to the manifest it found, or all of them.
 	candidates []string
 }
 
@@ -114,6 +114,8 @@ func (c *compiler) resolve() (in runInputs, ok bool) {
 			return in, false
 		}
 		manifests = []string{m}
+		cands := manifestCandidates(dir)
+		in.candidates = cands[:slices.Index(cands, m)+1]
 	}
 	workspace := c.cfg.Workspace
 	switch {
@@ -145,7 +147,8 @@ func (c *compiler) resolve() (in runInputs, ok bool) {
 		}
 		c.diags = append(c.diags, ds.list...)
 	}
-	return runInputs{manifests: manifests, workspace: workspace, roots: roots}, true
+	in.manifests, in.workspace, in.roots = manifests, workspace, roots
+	return in, true
 }
 
 func (c *compiler) run() *Program {
@@ -370,8 +373,9 @@ func manifestCandidates(dir string) []string {
 // its Config: what skillgen generate -watch watches. Any of them may not
 // exist.
 type Inputs struct {
-	// Manifests are the manifest layers, absolute, in order; when none was
-	// given and none was found, every path the walk up looked at.
+	// Manifests are the manifest layers, absolute, in order. When none was
+	// given, they are every path the walk up looked at, nearest first: up
+	// to the manifest it found (whose layer it is), or all of them.
 	Manifests   []string
 	WorkflowDir string   // the in-house Workflows' directory; "" when there is no manifest
 	Roots       []string // the skill roots, absolute and clean, in effective order
@@ -386,6 +390,9 @@ func ResolveInputs(cfg Config) Inputs {
 		return Inputs{Manifests: r.candidates}
 	}
 	in := Inputs{Manifests: r.manifests, WorkflowDir: filepath.Join(r.workspace, WorkflowDir)}
+	if r.candidates != nil { // found by walking up: a nearer manifest made later takes over
+		in.Manifests = r.candidates
+	}
 	for _, root := range r.roots {
 		in.Roots = append(in.Roots, root.Dir)
 	}

@@ -44,7 +44,12 @@ func TestResolveInputs(t *testing.T) {
 		want Inputs
 	}{
 		{"found by walking up", Config{Dir: filepath.Join(ws, "sub", "deeper"), Home: home}, Inputs{
-			Manifests:   []string{filepath.Join(ws, ".insomnia", "manifest.toml")},
+			// The nearer places too: a manifest made there would be found first.
+			Manifests: []string{
+				filepath.Join(ws, "sub", "deeper", ".insomnia", "manifest.toml"),
+				filepath.Join(ws, "sub", ".insomnia", "manifest.toml"),
+				filepath.Join(ws, ".insomnia", "manifest.toml"),
+			},
 			WorkflowDir: workflows,
 			Roots:       []string{filepath.Join(ws, ".claude", "skills"), filepath.Join(ws, "missing"), filepath.Join(home, "skills")},
 		}},
