@@ -6,9 +6,10 @@ import "bytes"
 // link-broken check (linkcheck.go). It reads the body as CommonMark does
 // wherever that decides what is a link: block structure (paragraphs, block
 // quotes, list items, fenced and indented code, headings, breaks, HTML
-// comments) and inline code spans, escapes, brackets and link syntax. Text
-// in code blocks, code spans and HTML comments is never a link. Other raw
-// HTML is read as text: a "[x](y)" inside a <details> block is not
+// comments and <pre>, <script>, <style> and <textarea> blocks) and inline
+// code spans, escapes, brackets and link syntax. Text in code blocks, code
+// spans, HTML comments and those blocks is never a link. Other raw HTML is
+// read as text: a "[x](y)" inside a <details> block is not
 // rendered as a link, but the model reads it as one. A differential run
 // against commonmark.js 0.31 over random documents (without raw HTML) found
 // no link this scanner reports that commonmark.js does not, beyond
@@ -24,7 +25,9 @@ import "bytes"
 //     and only white space; it ends early when its block quote or list item
 //     does (a line without ">", a blank line; a line indented less than the
 //     item's content). An HTML comment block ("<!--" to the first line
-//     holding "-->") is treated alike.
+//     holding "-->") is treated alike, and so is a <pre>, <script>, <style>
+//     or <textarea> block (from a line starting with the open tag to the
+//     first line holding its close tag, in any case).
 //   - List items are tracked by the column their content starts at (up to
 //     32 nested): a line indented that far is inside the item, and what
 //     follows applies to its indentation relative to the item's content.
@@ -112,7 +115,8 @@ func (s *linkScanner) scan(body []byte, out []link) []link {
 	}
 	s.items, s.quotes = s.items[:0], 0
 	var (
-		fence       byte // '`' or '~' inside a fenced code block, '<' inside an HTML comment, else 0
+		fence       byte   // '`' or '~' inside a fenced code block, '<' inside a raw HTML block, else 0
+		fenceEnd    []byte // what ends that raw HTML block
 		fenceLen    int
 		fenceQuoted bool // the fence was opened in a block quote
 		fenceCol    int  // the content column of the list item the fence is in
@@ -139,7 +143,7 @@ func (s *linkScanner) scan(body []byte, out []link) []link {
 			case !fenceQuoted && !blank && ind < fenceCol:
 				fence = 0 // the list item ended, and the fence in it
 			case fence == '<':
-				if bytes.Contains(line, commentEnd) {
+				if containsFold(line, fenceEnd) {
 					fence = 0
 				}
 				continue
@@ -231,14 +235,15 @@ func (s *linkScanner) scan(body []byte, out []link) []link {
 			continue
 		}
 		ch, n := opensFence(rest)
-		if n == 0 && bytes.HasPrefix(rest, commentStart) && !bytes.Contains(rest[2:], commentEnd) {
-			ch, n = '<', 1 // an HTML comment block: code, as far as links go
+		end := htmlBlockEnd(rest)
+		if n == 0 && end != nil && !containsFold(rest[2:], end) {
+			ch, n = '<', 1 // a raw HTML block that goes on: code, as far as links go
 		}
-		if n > 0 || bytes.HasPrefix(rest, commentStart) {
+		if n > 0 || end != nil {
 			out = s.paragraph(body, para, pos, open, out)
 			open = false
 			s.push(m)
-			fence, fenceLen, fenceQuoted, fenceCol = ch, n, ct.quotes > 0, 0
+			fence, fenceEnd, fenceLen, fenceQuoted, fenceCol = ch, end, n, ct.quotes > 0, 0
 			if len(s.items) > 0 {
 				fenceCol = s.items[len(s.items)-1]
 			}
@@ -281,6 +286,44 @@ var (
 	commentStart = []byte("<!--")
 	commentEnd   = []byte("-->")
 )
+
+// rawTags open CommonMark's first kind of HTML block, whose text is never
+// Markdown, up to the line holding the matching close tag (in any case).
+var rawTags = [...]struct{ name, end []byte }{
+	{[]byte("pre"), []byte("</pre>")},
+	{[]byte("script"), []byte("</script>")},
+	{[]byte("style"), []byte("</style>")},
+	{[]byte("textarea"), []byte("</textarea>")},
+}
+
+// htmlBlockEnd returns what ends the raw HTML block that b starts: "-->"
+// for a comment, "</pre>" and the like for a rawTags element (lower case);
+// nil when b starts none.
+func htmlBlockEnd(b []byte) []byte {
+	if bytes.HasPrefix(b, commentStart) {
+		return commentEnd
+	}
+	if len(b) == 0 || b[0] != '<' {
+		return nil
+	}
+	for _, tag := range rawTags {
+		n := 1 + len(tag.name)
+		if len(b) >= n && bytes.EqualFold(b[1:n], tag.name) && (len(b) == n || b[n] == '>' || isSpace(b[n])) {
+			return tag.end
+		}
+	}
+	return nil
+}
+
+// containsFold reports whether b holds sub, in any case of ASCII letters.
+func containsFold(b, sub []byte) bool {
+	for i := 0; i+len(sub) <= len(b); i++ {
+		if bytes.EqualFold(b[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // push closes the list items past the first m and opens those of the
 // current line's markers.

@@ -140,8 +140,18 @@ var scanLinksCases = []struct {
 	{"html comment on one line", "<!-- note -->\n[y](y.md)\n", []string{"y.md"}},
 	{"html comment inline", "a <!-- [x](x.md) --> b [y](y.md)\n", []string{"y.md"}},
 	{"html comment unclosed inline", "a <!-- [x](x.md)\n", []string{"x.md"}},
+	{"pre block", "<pre>\nhandlers[name](event)\n</pre>\n[y](y.md)\n", []string{"y.md"}},
+	{"pre block in any case, with attributes", "<PRE class=\"x\">\n[x](x.md)\n</Pre>\n[y](y.md)\n", []string{"y.md"}},
+	{"script on one line", "<script>a[x](x.md)</script> [z](z.md)\n[y](y.md)\n", []string{"y.md"}},
+	{"style block", "<style\n[x](x.md)\n</style>\n", nil},
+	{"textarea unclosed runs to the end", "<textarea>\n[x](x.md)\n\n[z](z.md)\n", nil},
+	{"pre interrupts a paragraph", "text [a](a.md)\n<pre>\n[x](x.md)\n</pre>\n", []string{"a.md"}},
+	{"pre in a list item", "- <pre>\n  [x](x.md)\n  </pre>\n- [y](y.md)\n", []string{"y.md"}},
+	{"pre ends with its quote", "> <pre>\n> [x](x.md)\n\n[y](y.md)\n", []string{"y.md"}},
+	{"pre inline is text", "a <pre>[x](x.md)</pre>\n", []string{"x.md"}},
 	// A departure from CommonMark: other raw HTML is text to the model.
 	{"html block is text", "<details>\n[x](x.md)\n</details>\n", []string{"x.md"}},
+	{"not a raw tag: text", "<preamble>\n[x](x.md)\n", []string{"x.md"}},
 
 	{"crlf", "See [a](a.md).\r\n```\r\n[x](x.md)\r\n```\r\n[b](b.md \"t\")\r\n", []string{"a.md", "b.md"}},
 	{"crlf ref def", "[a]: a.md\r\n", []string{"a.md"}},
