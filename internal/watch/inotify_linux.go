@@ -14,9 +14,10 @@ import (
 
 // inotify watches every directory of the set (inotify is not recursive),
 // plus, for each path of the set, every directory above it, for the one
-// name that leads to the path (anchors). It reads no event's details beyond the watch and the name: any
-// event that concerns the set is a change, and the next watch call walks
-// the trees again, adding watches for directories that appeared.
+// name that leads to the path (anchors). It reads no event's details
+// beyond the watch and the name: any event that concerns the set is a
+// change, and the next watch call walks the trees again, adding watches
+// for directories that appeared.
 type inotify struct {
 	fd     int      // the inotify instance
 	file   *os.File // the same, for reads through the runtime's poller

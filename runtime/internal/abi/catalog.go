@@ -107,7 +107,7 @@ func SkillsXML(root string, n int, skill func(i int) (name, description, file st
 		total += size
 	}
 	keep := len(sizes)
-	for keep > 0 && total+unlistedXMLSize(unlisted+len(sizes)-keep) > budget {
+	for keep > 0 && total+len(unlistedXML(unlisted+len(sizes)-keep)) > budget { // (ASCII: bytes are characters)
 		keep--
 		total -= sizes[keep]
 	}
@@ -136,9 +136,6 @@ func unlistedXML(n int) string {
 	}
 	return "\n<!-- " + strconv.Itoa(n) + " more skills are not listed here; they can still be used by name. -->"
 }
-
-// unlistedXMLSize is the length of unlistedXML(n), in characters.
-func unlistedXMLSize(n int) int { return len(unlistedXML(n)) }
 
 // xmlSkill appends one <skill> of SkillsXML, values HTML-escaped.
 func xmlSkill(b *strings.Builder, name, description, location string) {
