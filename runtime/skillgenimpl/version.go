@@ -16,10 +16,10 @@ package skillgenimpl
 const (
 	// GenVersion is the version of generated code that this module's
 	// skillgen emits.
-	GenVersion = 2
+	GenVersion = 3
 	// MinVersion is the oldest generated code this runtime can serve.
 	// Code older than this must be regenerated with a newer skillgen.
-	MinVersion = 2
+	MinVersion = 3
 	// MaxVersion is the newest generated code this runtime can serve.
 	// Code newer than this needs a newer runtime (update the module).
 	MaxVersion = GenVersion

@@ -13,8 +13,8 @@ import (
 // go generate with a newer skillgen. If the second fails, the runtime is older
 // than this file: update the github.com/skillgen/skillgen module.
 const (
-	_ = skillgenimpl.EnforceVersion(2 - skillgenimpl.MinVersion)
-	_ = skillgenimpl.EnforceVersion(skillgenimpl.MaxVersion - 2)
+	_ = skillgenimpl.EnforceVersion(3 - skillgenimpl.MinVersion)
+	_ = skillgenimpl.EnforceVersion(skillgenimpl.MaxVersion - 3)
 )
 
 // Registry serves the workflows and skill files compiled into this package.
