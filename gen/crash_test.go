@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // crashCLI builds cmd/skillgen into a temporary directory (once per test;
@@ -77,12 +79,7 @@ func newCrashWS(t *testing.T, bin string, skills, files, size int) *crashWS {
 
 func writeTestFile(t *testing.T, p, data string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	casetest.WriteFile(t, filepath.Dir(p), filepath.Base(p), data)
 }
 
 // cmd returns the command for `skillgen <sub>` on state ("a" or "b").

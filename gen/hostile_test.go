@@ -64,13 +64,7 @@ func (w *hostileWS) mkdir(rel string) {
 
 func (w *hostileWS) write(rel, data string) {
 	w.t.Helper()
-	p := w.path(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
+	casetest.WriteFile(w.t, w.dir, rel, data)
 }
 
 // skillMD is a valid SKILL.md for a skill directory named name.

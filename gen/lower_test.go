@@ -2,10 +2,9 @@ package gen
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/skillgen/skillgen/internal/casetest"
 	"github.com/skillgen/skillgen/runtime"
 	"github.com/skillgen/skillgen/runtime/skillgenimpl"
 )
@@ -51,13 +50,7 @@ func TestPreviewKeepsSkillFileBytes(t *testing.T) {
 		"skills/dup/SKILL.md":     md,
 		"skills/dup/README.md":    md,
 	} {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, ws, name, data)
 	}
 	res, err := Generate(Config{Dir: ws, Package: "skills", Home: ws})
 	if err != nil || !res.OK() {

@@ -115,13 +115,7 @@ func TestVersionHandshake(t *testing.T) {
 		".insomnia/memory/workflow/deploy.md":  "---\ndescription: Deploys.\n---\nDeploy.\n",
 		".insomnia/memory/workflow/unused.txt": "not a workflow",
 	} {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, ws, name, data)
 	}
 	write := func(name string) []byte {
 		res, err := Generate(Config{Dir: ws, Out: filepath.Join(mod.dir, name), Home: tmp})

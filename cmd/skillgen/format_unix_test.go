@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // githubWorkspace has file names that need escaping in workflow commands:
@@ -27,13 +29,7 @@ func githubWorkspace(t *testing.T) string {
 		"not-skills/README.md":    "no skill here\n",
 	}
 	for name, data := range files {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, ws, name, data)
 	}
 	return ws
 }

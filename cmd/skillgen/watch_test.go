@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // watchWorkspace has one in-house Workflow and two skills in one root;
@@ -158,13 +160,7 @@ func testWatch(t *testing.T, mode string) {
 	}
 	write := func(rel, data string) {
 		t.Helper()
-		p := filepath.Join(ws, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, ws, rel, data)
 	}
 	do := func(err error) {
 		t.Helper()

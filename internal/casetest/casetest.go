@@ -287,3 +287,16 @@ func Diff(want, got string) string {
 	}
 	return out.String()
 }
+
+// WriteFile writes data to the file rel (a slash path) under dir, with
+// mode 0644, creating the directories above it.
+func WriteFile(t testing.TB, dir, rel, data string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

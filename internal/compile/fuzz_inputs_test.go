@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // inputCodes are the codes the manifest and Workflow parsers may report.
@@ -282,13 +284,7 @@ func TestHostileSwappedAfterWalk(t *testing.T) {
 		"skill/a.txt": "inside-0001\n", "skill/b.txt": "inside-0002\n", "skill/c.txt": "inside-0003\n",
 		"skill/other": "inside-9999\n", "outside": "SECRET-0001\n",
 	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, dir, name, data)
 	}
 	if err := os.Symlink("c.txt", filepath.Join(skill, "link")); err != nil {
 		t.Fatal(err)

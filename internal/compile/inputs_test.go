@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // TestResolveInputs: the paths a Compile reads, resolved as Compile
@@ -19,13 +21,7 @@ func TestResolveInputs(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	write := func(rel, data string) {
 		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		casetest.WriteFile(t, dir, rel, data)
 	}
 	write("ws/.insomnia/manifest.toml", "[skills]\ndirectories = [\".claude/skills\", \"missing\", \"~/skills\"]\n")
 	write("ws/layer.toml", "[skills]\ndirectories = [\"missing\", \"extra\"]\n") // relative to ws: not under .insomnia

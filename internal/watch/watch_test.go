@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/skillgen/skillgen/internal/casetest"
 )
 
 // backends are the ways a Watcher can find changes here: the native one
@@ -35,13 +37,7 @@ func (tr tree) path(rel string) string { return filepath.Join(tr.dir, filepath.F
 
 func (tr tree) write(rel, data string) {
 	tr.t.Helper()
-	p := tr.path(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		tr.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		tr.t.Fatal(err)
-	}
+	casetest.WriteFile(tr.t, tr.dir, rel, data)
 }
 
 func (tr tree) set() Set {
